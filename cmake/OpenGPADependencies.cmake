@@ -1,0 +1,64 @@
+# Finds optional dependencies. Every part of OpenGPA whose dependencies are present is built; the
+# summary at the end of configuration says what was skipped and why.
+
+# Recorded as global properties so that any subdirectory can add to the summary.
+function(opengpa_built what)
+  set_property(GLOBAL APPEND PROPERTY OPENGPA_BUILT "${what}")
+endfunction()
+function(opengpa_skipped what why)
+  set_property(GLOBAL APPEND PROPERTY OPENGPA_SKIPPED "${what}: ${why}")
+endfunction()
+
+find_package(Threads REQUIRED)
+
+# OpenCL: the ICD loader and headers (Debian: ocl-icd-opencl-dev opencl-headers).
+find_package(OpenCL 1.2 QUIET)
+set(OPENGPA_HAVE_OPENCL ${OpenCL_FOUND})
+
+# CUDA toolkit with CUPTI (headers and libcupti; the GPU itself is only needed at run time).
+find_package(CUDAToolkit QUIET)
+set(OPENGPA_HAVE_CUPTI OFF)
+if(CUDAToolkit_FOUND)
+  find_path(OPENGPA_CUPTI_INCLUDE_DIR cupti_profiler_host.h
+    HINTS ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_TARGET_DIR}/extras/CUPTI/include)
+  find_library(OPENGPA_CUPTI_LIBRARY cupti
+    HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_TARGET_DIR}/extras/CUPTI/lib64 ${CUDAToolkit_TARGET_DIR}/lib)
+  if(OPENGPA_CUPTI_INCLUDE_DIR AND OPENGPA_CUPTI_LIBRARY)
+    set(OPENGPA_HAVE_CUPTI ON)
+  endif()
+endif()
+include(CheckLanguage)
+check_language(CUDA)
+set(OPENGPA_HAVE_NVCC OFF)
+if(CMAKE_CUDA_COMPILER)
+  set(OPENGPA_HAVE_NVCC ON)
+endif()
+
+# GoogleTest: installed package, or Debian's source package.
+if(OPENGPA_BUILD_TESTS)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND AND EXISTS /usr/src/googletest/CMakeLists.txt)
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    add_subdirectory(/usr/src/googletest ${CMAKE_BINARY_DIR}/googletest EXCLUDE_FROM_ALL SYSTEM)
+    add_library(GTest::gtest ALIAS gtest)
+    add_library(GTest::gtest_main ALIAS gtest_main)
+    set(GTest_FOUND ON)
+  endif()
+  if(NOT GTest_FOUND)
+    message(FATAL_ERROR "GoogleTest not found: install libgtest-dev (or configure with -DOPENGPA_BUILD_TESTS=OFF)")
+  endif()
+endif()
+
+function(opengpa_print_summary)
+  message(STATUS "")
+  message(STATUS "OpenGPA ${PROJECT_VERSION} configuration")
+  get_property(built GLOBAL PROPERTY OPENGPA_BUILT)
+  get_property(skipped GLOBAL PROPERTY OPENGPA_SKIPPED)
+  foreach(item IN LISTS built)
+    message(STATUS "  building: ${item}")
+  endforeach()
+  foreach(item IN LISTS skipped)
+    message(STATUS "  SKIPPED:  ${item}")
+  endforeach()
+  message(STATUS "")
+endfunction()

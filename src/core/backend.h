@@ -1,0 +1,78 @@
+// The interface every backend (OpenCL, CUDA, ...) implements. Each GPA shared library links the core
+// with exactly one backend, which provides CreateBackend().
+//
+// Lifetime: Backend lives from GPA_Initialize to GPA_Destroy; a BackendContext from GPA_OpenContext to
+// GPA_CloseContext; a BackendSession from GPA_BeginSession until its results leave the context's ring.
+// The core serialises the recording calls of a context and its sessions. Result calls may come from other
+// threads: WaitUntilReady and ReadSample are serialised per session, while IsReady and IsSampleReady may
+// run concurrently with them and must never block.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "GPUPerfAPITypes.h"
+#include "core/outcome.h"
+#include "counters/counter_definition.h"
+#include "counters/pass_plan.h"
+
+namespace gpa {
+
+struct DeviceDescription {
+    std::optional<uint32_t> deviceId;  // PCI device id when the API exposes one
+    std::string name;                  // empty when unavailable
+};
+
+// One GPA session as the backend records it. Sample ids are unique within a pass and repeat across passes.
+class BackendSession {
+public:
+    virtual ~BackendSession() = default;
+
+    virtual Outcome BeginPass(uint32_t pass) = 0;
+    virtual Outcome EndPass(uint32_t pass) = 0;
+    virtual Outcome BeginSample(uint32_t pass, uint32_t sampleId) = 0;
+    virtual Outcome EndSample(uint32_t pass, uint32_t sampleId) = 0;
+    // All passes were recorded; results may still be in flight on the device.
+    virtual Outcome End() = 0;
+
+    // Never blocks.
+    virtual bool IsReady() = 0;
+    virtual bool IsSampleReady(uint32_t /*sampleId*/) { return IsReady(); }
+    // Blocks until every result is available (or failed).
+    virtual Outcome WaitUntilReady() = 0;
+    // After WaitUntilReady: the values of the hardware counters of one sample, written at their hardware
+    // counter index into `values` (sized by the caller to the context's hardware counter count).
+    virtual Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) = 0;
+};
+
+class BackendContext {
+public:
+    virtual ~BackendContext() = default;
+
+    virtual DeviceDescription Device() const = 0;
+    virtual const std::vector<HardwareCounter>& HardwareCounters() const = 0;
+    virtual const std::vector<DerivedCounterDefinition>& DerivedCounters() const = 0;
+    virtual PassPlanner& Planner() = 0;
+    virtual Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual const char* ApiName() const = 0;  // "OpenCL", "CUDA"
+    virtual Outcome Initialize() { return Outcome::Ok(); }
+    virtual Outcome Destroy() { return Outcome::Ok(); }
+    // Validates the API object; answers GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED with the reason when it
+    // cannot be profiled.
+    virtual Outcome OpenContext(void* apiContext, GPA_OpenContextFlags flags,
+                                std::unique_ptr<BackendContext>* context) = 0;
+};
+
+// Defined once per shared library by its backend.
+std::unique_ptr<Backend> CreateBackend();
+
+}  // namespace gpa

@@ -1,0 +1,72 @@
+#include "core/context.h"
+
+#include <algorithm>
+#include <string>
+
+namespace gpa {
+
+Context::Context(void* apiHandle, std::shared_ptr<BackendContext> backend,
+                 std::shared_ptr<const CounterCatalog> catalog, size_t sessionBufferSize)
+    : apiHandle_(apiHandle),
+      backend_(std::move(backend)),
+      catalog_(std::move(catalog)),
+      device_(backend_->Device()),
+      ring_(sessionBufferSize) {}
+
+bool Context::IsEnabled(uint32_t index) const {
+    return std::find(enabled_.begin(), enabled_.end(), index) != enabled_.end();
+}
+
+void Context::Enable(uint32_t index) {
+    if (IsEnabled(index)) return;
+    enabled_.push_back(index);
+    plan_.reset();
+}
+
+void Context::Disable(uint32_t index) {
+    enabled_.erase(std::remove(enabled_.begin(), enabled_.end(), index), enabled_.end());
+    plan_.reset();
+}
+
+void Context::DisableAll() {
+    enabled_.clear();
+    plan_.reset();
+}
+
+Outcome Context::Plan(PassPlan* plan) {
+    if (!plan_) {
+        std::vector<std::vector<uint32_t>> inputs;
+        inputs.reserve(enabled_.size());
+        for (uint32_t index : enabled_) inputs.push_back(catalog_->at(index).hardware);
+        PassPlan fresh;
+        Outcome outcome = backend_->Planner().Plan(inputs, &fresh);
+        if (!outcome.ok()) return outcome;
+        plan_ = std::move(fresh);
+    }
+    *plan = *plan_;
+    return Outcome::Ok();
+}
+
+Outcome Context::BeginSession(uint32_t* sessionId) {
+    PassPlan plan;
+    Outcome outcome = Plan(&plan);
+    if (!outcome.ok()) return outcome;
+    std::unique_ptr<BackendSession> backendSession;
+    outcome = backend_->CreateSession(plan, &backendSession);
+    if (!outcome.ok()) return Fail(GPA_STATUS_ERROR_FAILED, "the session could not be started: " + outcome.reason());
+    const uint32_t id = nextSessionId_++;
+    recording_ = std::make_shared<Session>(id, enabled_, std::move(plan), catalog_, backend_, std::move(backendSession),
+                                           backend_->HardwareCounters().size());
+    *sessionId = id;
+    return Outcome::Ok();
+}
+
+Outcome Context::EndSession() {
+    Outcome outcome = recording_->End();
+    if (outcome.status() == GPA_STATUS_ERROR_PASS_NOT_ENDED) return outcome;  // still recording
+    if (outcome.ok()) ring_.Push(std::move(recording_));
+    recording_.reset();  // a session that failed to end is discarded; the reason says why
+    return outcome;
+}
+
+}  // namespace gpa

@@ -1,0 +1,54 @@
+// A GPA context: one opened API object (command queue, CUcontext...), its counter catalog, the enabled
+// counters, the session being recorded and the ring of finished sessions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/session.h"
+#include "core/session_ring.h"
+#include "counters/counter_catalog.h"
+
+namespace gpa {
+
+class Context {
+public:
+    Context(void* apiHandle, std::shared_ptr<BackendContext> backend, std::shared_ptr<const CounterCatalog> catalog,
+            size_t sessionBufferSize);
+
+    void* apiHandle() const { return apiHandle_; }
+    const CounterCatalog& catalog() const { return *catalog_; }
+    BackendContext& backend() { return *backend_; }
+    const DeviceDescription& device() const { return device_; }
+
+    // Counter selection.
+    const std::vector<uint32_t>& enabled() const { return enabled_; }
+    bool IsEnabled(uint32_t index) const;
+    void Enable(uint32_t index);
+    void Disable(uint32_t index);
+    void DisableAll();
+    Outcome Plan(PassPlan* plan);  // cached until the selection changes
+
+    // Sessions.
+    Session* recording() { return recording_.get(); }
+    Outcome BeginSession(uint32_t* sessionId);
+    Outcome EndSession();
+    std::shared_ptr<Session> FindFinished(uint32_t id) const { return ring_.Find(id); }
+    bool IsRecording(uint32_t id) const { return recording_ != nullptr && recording_->id() == id; }
+
+private:
+    void* const apiHandle_;
+    std::shared_ptr<BackendContext> backend_;
+    std::shared_ptr<const CounterCatalog> catalog_;
+    const DeviceDescription device_;
+    std::vector<uint32_t> enabled_;  // in the order they were enabled
+    std::optional<PassPlan> plan_;
+    std::shared_ptr<Session> recording_;
+    SessionRing ring_;
+    uint32_t nextSessionId_ = 1;  // ids start at 1 on every newly opened context
+};
+
+}  // namespace gpa

@@ -1,0 +1,89 @@
+#include "counters/counter_catalog.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpa {
+
+std::string ToLower(std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+}
+
+CounterCatalog CounterCatalog::Build(const std::vector<HardwareCounter>& hardware,
+                                     const std::vector<DerivedCounterDefinition>& derived, Options options) {
+    CounterCatalog catalog;
+    std::unordered_map<std::string, uint32_t> hardwareByName;
+    for (uint32_t i = 0; i < hardware.size(); ++i) hardwareByName.emplace(hardware[i].name, i);
+
+    if (options.exposeDerived) {
+        for (const DerivedCounterDefinition& definition : derived) {
+            std::string error;
+            std::optional<Expression> expression = Expression::Compile(
+                definition.expression,
+                [&](std::string_view identifier) -> std::optional<uint32_t> {
+                    auto it = hardwareByName.find(std::string(identifier));
+                    if (it == hardwareByName.end()) return std::nullopt;
+                    return it->second;
+                },
+                &error);
+            if (!expression) {
+                catalog.omitted_.push_back({definition.name, "not measurable on this device: " + error});
+                continue;
+            }
+            ExposedCounter counter;
+            counter.name = definition.name;
+            counter.group = definition.group;
+            counter.description = definition.description;
+            counter.type = definition.type;
+            counter.usage = definition.usage;
+            counter.hardware = expression->Inputs();
+            counter.definition = definition.expression;
+            counter.expression = std::move(expression);
+            catalog.Add(std::move(counter));
+        }
+    }
+    if (options.exposeHardware) {
+        for (uint32_t i = 0; i < hardware.size(); ++i) {
+            const HardwareCounter& raw = hardware[i];
+            if (catalog.Find(raw.name)) continue;  // a derived counter already uses this name
+            ExposedCounter counter;
+            counter.name = raw.name;
+            counter.group = raw.group;
+            counter.description = raw.description;
+            counter.type = raw.type;
+            counter.usage = raw.usage;
+            counter.hardware = {i};
+            counter.definition = raw.name;
+            catalog.Add(std::move(counter));
+        }
+    }
+    return catalog;
+}
+
+void CounterCatalog::Add(ExposedCounter counter) {
+    const std::string key = ToLower(counter.name);
+    if (byLowerName_.count(key) != 0) {
+        omitted_.push_back({counter.name, "duplicate counter name (names are case-insensitive)"});
+        return;
+    }
+    byLowerName_.emplace(key, static_cast<uint32_t>(counters_.size()));
+    counters_.push_back(std::move(counter));
+}
+
+std::optional<uint32_t> CounterCatalog::Find(std::string_view name) const {
+    auto it = byLowerName_.find(ToLower(name));
+    if (it == byLowerName_.end()) return std::nullopt;
+    return it->second;
+}
+
+double CounterCatalog::Evaluate(uint32_t index, std::span<const double> hardwareValues) const {
+    const ExposedCounter& counter = counters_.at(index);
+    if (counter.expression) return counter.expression->Evaluate(hardwareValues);
+    const uint32_t hw = counter.hardware.front();
+    return hw < hardwareValues.size() ? hardwareValues[hw] : 0.0;
+}
+
+}  // namespace gpa

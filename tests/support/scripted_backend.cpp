@@ -1,0 +1,125 @@
+#include "scripted_backend.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "counters/consolidated_pass_planner.h"
+
+namespace gpa::testing {
+
+namespace {
+
+ScriptedBackendConfig gConfig;
+std::atomic<int> gLiveSessions{0};
+
+void DefaultCounters(ScriptedBackendConfig& c) {
+    c.hardware = {
+        {"hw.cycles", "cycles", "blockA", GPA_TYPE_UINT64, GPA_USAGE_TYPE_CYCLES},
+        {"hw.busy", "busy cycles", "blockA", GPA_TYPE_UINT64, GPA_USAGE_TYPE_CYCLES},
+        {"hw.bytes", "bytes", "blockB", GPA_TYPE_UINT64, GPA_USAGE_TYPE_BYTES},
+        {"hw.waves", "waves", "blockB", GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS},
+        {"hw.time_ns", "time", "blockC", GPA_TYPE_UINT64, GPA_USAGE_TYPE_NANOSECONDS},
+    };
+    c.blockOf = {0, 0, 1, 1, 2};
+    c.maxPerBlock = {1, 2, 1};  // blockA counts one at a time: cycles and busy need two passes
+    c.derived = {
+        {"GPUTime", "Timing", "Time in milliseconds.", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_MILLISECONDS, "hw.time_ns / 1e6"},
+        {"Busy", "Timing", "Percentage busy.", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE, "100 * hw.busy / hw.cycles"},
+        {"FetchSize", "GlobalMemory", "Kilobytes fetched.", GPA_TYPE_FLOAT32, GPA_USAGE_TYPE_KILOBYTES, "hw.bytes / 1024"},
+        {"Waves", "General", "Waves.", GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, "hw.waves"},
+        {"Waves32", "General", "Waves as 32-bit.", GPA_TYPE_UINT32, GPA_USAGE_TYPE_ITEMS, "hw.waves"},
+        {"Missing", "General", "Needs a counter the device lacks.", GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, "hw.absent"},
+    };
+    c.device = {0x2335u, "Scripted Test Device"};
+    c.resultsReleased = true;
+    c.failOpen = c.failBeginSample = c.failRead = false;
+}
+
+struct DefaultInit {
+    DefaultInit() { DefaultCounters(gConfig); }
+} gDefaultInit;
+
+class ScriptedSession : public BackendSession {
+public:
+    explicit ScriptedSession(PassPlan plan) : plan_(std::move(plan)) { ++gLiveSessions; }
+    ~ScriptedSession() override { --gLiveSessions; }
+
+    Outcome BeginPass(uint32_t) override { return Outcome::Ok(); }
+    Outcome EndPass(uint32_t) override { return Outcome::Ok(); }
+    Outcome BeginSample(uint32_t pass, uint32_t sampleId) override {
+        if (gConfig.failBeginSample) return Fail(GPA_STATUS_ERROR_FAILED, "scripted failure");
+        seen_[sampleId] |= 1u << pass;
+        return Outcome::Ok();
+    }
+    Outcome EndSample(uint32_t, uint32_t) override { return Outcome::Ok(); }
+    Outcome End() override { return Outcome::Ok(); }
+    bool IsReady() override { return gConfig.resultsReleased.load(); }
+    Outcome WaitUntilReady() override {
+        while (!gConfig.resultsReleased.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return Outcome::Ok();
+    }
+    Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) override {
+        if (gConfig.failRead) return Fail(GPA_STATUS_ERROR_FAILED, "scripted read failure");
+        // Each hardware counter comes from the pass the plan put it in, like a real multi-pass backend.
+        for (uint32_t hw : plan_.hardwareCounters) {
+            const auto location = plan_.Locate(hw);
+            if (!location || (seen_[sampleId] & (1u << location->first)) == 0) {
+                return Fail(GPA_STATUS_ERROR_FAILED, "sample missing from the pass that collects its counter");
+            }
+            (*values)[hw] = ScriptedValue(hw, sampleId);
+        }
+        return Outcome::Ok();
+    }
+
+private:
+    PassPlan plan_;
+    std::map<uint32_t, uint32_t> seen_;  // sample id -> bit mask of passes it was recorded in
+};
+
+class ScriptedContext : public BackendContext {
+public:
+    ScriptedContext()
+        : hardware_(gConfig.hardware),
+          derived_(gConfig.derived),
+          device_(gConfig.device),
+          planner_(BlockLimits(gConfig.blockOf, gConfig.maxPerBlock)) {}
+    DeviceDescription Device() const override { return device_; }
+    const std::vector<HardwareCounter>& HardwareCounters() const override { return hardware_; }
+    const std::vector<DerivedCounterDefinition>& DerivedCounters() const override { return derived_; }
+    PassPlanner& Planner() override { return planner_; }
+    Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) override {
+        *session = std::make_unique<ScriptedSession>(plan);
+        return Outcome::Ok();
+    }
+
+private:
+    std::vector<HardwareCounter> hardware_;
+    std::vector<DerivedCounterDefinition> derived_;
+    DeviceDescription device_;
+    ConsolidatedPassPlanner planner_;
+};
+
+class ScriptedBackend : public Backend {
+public:
+    const char* ApiName() const override { return "Scripted"; }
+    Outcome OpenContext(void*, GPA_OpenContextFlags, std::unique_ptr<BackendContext>* context) override {
+        if (gConfig.failOpen) return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "scripted device is not supported");
+        *context = std::make_unique<ScriptedContext>();
+        return Outcome::Ok();
+    }
+};
+
+}  // namespace
+
+ScriptedBackendConfig& Config() { return gConfig; }
+void ResetConfig() { DefaultCounters(gConfig); }
+double ScriptedValue(uint32_t hw, uint32_t sampleId) { return 1000.0 * (hw + 1) + sampleId; }
+int LiveSessions() { return gLiveSessions.load(); }
+
+}  // namespace gpa::testing
+
+namespace gpa {
+std::unique_ptr<Backend> CreateBackend() { return std::make_unique<testing::ScriptedBackend>(); }
+}  // namespace gpa

@@ -1,0 +1,38 @@
+// A backend for unit-testing the core: its counters, pass limits and device timing are scripted by the
+// test. It is linked only into test executables; no GPA library ships it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+
+namespace gpa::testing {
+
+struct ScriptedBackendConfig {
+    std::vector<HardwareCounter> hardware;
+    std::vector<DerivedCounterDefinition> derived;
+    // Hardware counter i belongs to block blockOf[i]; a block counts at most maxPerBlock[block] per pass.
+    std::vector<uint32_t> blockOf;
+    std::vector<uint32_t> maxPerBlock;
+    DeviceDescription device{0x2335u, "Scripted Test Device"};
+    // While false, sessions stay "in flight": IsReady answers false and WaitUntilReady blocks.
+    std::atomic<bool> resultsReleased{true};
+    bool failOpen = false;                // OpenContext answers HARDWARE_NOT_SUPPORTED
+    bool failBeginSample = false;         // BeginSample fails in the backend
+    bool failRead = false;                // ReadSample fails in the backend
+};
+
+// The configuration the next GPA_OpenContext uses. Reset() restores the default counters.
+ScriptedBackendConfig& Config();
+void ResetConfig();
+
+// The value hardware counter `hw` reports for `sampleId` in every pass: 1000*(hw+1) + sampleId.
+double ScriptedValue(uint32_t hw, uint32_t sampleId);
+
+// Number of backend sessions alive now (to check that the ring releases old sessions).
+int LiveSessions();
+
+}  // namespace gpa::testing
