@@ -1,9 +1,12 @@
 #include "core/runtime.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/enum_strings.h"
 #include "core/logger.h"
@@ -14,16 +17,39 @@ namespace {
 
 constexpr const char* kOpenFirst = "no context is open; call GPA_OpenContext (or GPA_SelectContext) first";
 
-size_t SessionBufferSizeFromEnvironment() {
+// Runs while Runtime::Instance() constructs the runtime, so it must not log (a logging callback calling GPA
+// would re-enter that construction); a bad value is described in *problem and logged by GPA_Initialize.
+size_t SessionBufferSizeFromEnvironment(std::string* problem) {
     if (const char* text = std::getenv("OPENGPA_SESSION_BUFFER_SIZE")) {
         char* end = nullptr;
         const unsigned long value = std::strtoul(text, &end, 10);
         if (end != text && *end == '\0' && value >= SessionRing::kMinimumCapacity) return value;
-        Logger::Instance().Error(std::string("OPENGPA_SESSION_BUFFER_SIZE='") + text +
-                                 "' is not a number >= 4; keeping 4 sessions per context");
+        *problem = std::string("OPENGPA_SESSION_BUFFER_SIZE='") + text +
+                   "' is not a number >= 4; keeping 4 sessions per context";
     }
     return SessionRing::kMinimumCapacity;
 }
+
+// Log messages produced while the runtime lock is held, emitted when this object goes out of scope.
+// Declared before the lock guard, it is destroyed after the lock is released, so a logging callback may
+// call GPA functions (which take the lock) without deadlocking.
+class DeferredLog {
+public:
+    DeferredLog() = default;
+    DeferredLog(const DeferredLog&) = delete;
+    DeferredLog& operator=(const DeferredLog&) = delete;
+    ~DeferredLog() {
+        for (const auto& [type, text] : entries_) {
+            if (type == GPA_LOGGING_ERROR) Logger::Instance().Error(text);
+            else Logger::Instance().Message(text);
+        }
+    }
+    void Error(std::string text) { entries_.emplace_back(GPA_LOGGING_ERROR, std::move(text)); }
+    void Message(std::string text) { entries_.emplace_back(GPA_LOGGING_MESSAGE, std::move(text)); }
+
+private:
+    std::vector<std::pair<GPA_Logging_Type, std::string>> entries_;
+};
 
 std::string NullArgument(const char* name) { return std::string("the ") + name + " argument is NULL"; }
 
@@ -34,7 +60,7 @@ Runtime& Runtime::Instance() {
     return runtime;
 }
 
-Runtime::Runtime() : sessionBufferSize_(SessionBufferSizeFromEnvironment()) {}
+Runtime::Runtime() { sessionBufferSize_ = SessionBufferSizeFromEnvironment(&environmentProblem_); }
 
 Outcome Runtime::RequireContext() const {
     if (current_ == nullptr) return Fail(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN, kOpenFirst);
@@ -64,7 +90,12 @@ Outcome Runtime::CheckNotSampling(const char* what) const {
 // ---- initialisation and contexts -------------------------------------------------------------------------
 
 Outcome Runtime::Initialize() {
+    DeferredLog log;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!environmentProblem_.empty()) {
+        log.Error(environmentProblem_);
+        environmentProblem_.clear();  // said once per process
+    }
     if (initialized_) return Fail(GPA_STATUS_ERROR_FAILED, "GPA is already initialized; call GPA_Destroy before initializing again");
     std::unique_ptr<Backend> backend = CreateBackend();
     Outcome outcome = backend->Initialize();
@@ -77,11 +108,11 @@ Outcome Runtime::Initialize() {
 }
 
 Outcome Runtime::Destroy() {
+    DeferredLog log;
     std::lock_guard<std::mutex> lock(mutex_);
     if (!initialized_) return Fail(GPA_STATUS_ERROR_FAILED, "GPA is not initialized; call GPA_Initialize first");
     if (!contexts_.empty()) {
-        Logger::Instance().Message("GPA_Destroy closed " + std::to_string(contexts_.size()) +
-                                   " context(s) that were still open");
+        log.Message("GPA_Destroy closed " + std::to_string(contexts_.size()) + " context(s) that were still open");
     }
     current_ = nullptr;
     contexts_.clear();
@@ -93,6 +124,7 @@ Outcome Runtime::Destroy() {
 }
 
 Outcome Runtime::OpenContext(void* apiContext, GPA_OpenContextFlags flags) {
+    DeferredLog log;
     std::lock_guard<std::mutex> lock(mutex_);
     if (apiContext == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pContext"));
     if (!initialized_) {
@@ -106,7 +138,7 @@ Outcome Runtime::OpenContext(void* apiContext, GPA_OpenContextFlags flags) {
     }
     const GPA_OpenContextFlags known = GPA_OPENCONTEXT_HIDE_PUBLIC_COUNTERS_BIT | GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT;
     if ((flags & ~known) != 0) {
-        Logger::Instance().Message("GPA_OpenContext: flag bits 0x" + [&] {
+        log.Message("GPA_OpenContext: flag bits 0x" + [&] {
             char text[16];
             std::snprintf(text, sizeof text, "%x", flags & ~known);
             return std::string(text);
@@ -122,7 +154,7 @@ Outcome Runtime::OpenContext(void* apiContext, GPA_OpenContextFlags flags) {
     auto catalog = std::make_shared<const CounterCatalog>(
         CounterCatalog::Build(shared->HardwareCounters(), shared->DerivedCounters(), options));
     for (const OmittedCounter& omitted : catalog->omitted()) {
-        Logger::Instance().Message("counter " + omitted.name + " is not exposed: " + omitted.reason);
+        log.Message("counter " + omitted.name + " is not exposed: " + omitted.reason);
     }
     contexts_.push_back(std::make_unique<Context>(apiContext, std::move(shared), std::move(catalog), sessionBufferSize_));
     current_ = contexts_.back().get();

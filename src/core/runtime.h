@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/backend.h"
@@ -79,6 +80,7 @@ private:
     std::vector<std::unique_ptr<Context>> contexts_;
     Context* current_ = nullptr;
     size_t sessionBufferSize_;
+    std::string environmentProblem_;  // a bad OPENGPA_SESSION_BUFFER_SIZE, logged by the first GPA_Initialize
 };
 
 }  // namespace gpa
