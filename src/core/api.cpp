@@ -49,11 +49,10 @@ std::string FormatArguments(const Args&... args) {
 
 template <typename... Args>
 GPA_Status Report(const char* function, const Outcome& outcome, const Args&... args) {
+    // Kept until the thread's next error: OGPA_GetLastErrorMessage explains the last non-OK status.
     if (!outcome.ok()) {
         tLastError = std::string(function) + " failed with " + gpa::StatusName(outcome.status()) + ": " + outcome.reason();
         gpa::Logger::Instance().Error(tLastError);
-    } else {
-        tLastError.clear();
     }
     if (gpa::Logger::Instance().Wants(GPA_LOGGING_TRACE)) {
         gpa::Logger::Instance().Trace(std::string(function) + "(" + FormatArguments(args...) + ") = " +
