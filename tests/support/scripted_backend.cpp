@@ -34,7 +34,9 @@ void DefaultCounters(ScriptedBackendConfig& c) {
     };
     c.device = {0x2335u, "Scripted Test Device"};
     c.resultsReleased = true;
-    c.failOpen = c.failBeginSample = c.failRead = false;
+    c.failOpen = c.failInitialize = c.failDestroy = false;
+    c.openFailStatus = GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+    c.failBeginSample = c.failEndSample = c.failEndSession = c.failRead = false;
 }
 
 struct DefaultInit {
@@ -53,8 +55,14 @@ public:
         seen_[sampleId] |= 1u << pass;
         return Outcome::Ok();
     }
-    Outcome EndSample(uint32_t, uint32_t) override { return Outcome::Ok(); }
-    Outcome End() override { return Outcome::Ok(); }
+    Outcome EndSample(uint32_t, uint32_t) override {
+        if (gConfig.failEndSample) return Fail(GPA_STATUS_ERROR_FAILED, "scripted end-sample failure");
+        return Outcome::Ok();
+    }
+    Outcome End() override {
+        if (gConfig.failEndSession) return Fail(GPA_STATUS_ERROR_FAILED, "scripted end-session failure");
+        return Outcome::Ok();
+    }
     bool IsReady() override { return gConfig.resultsReleased.load(); }
     Outcome WaitUntilReady() override {
         while (!gConfig.resultsReleased.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -104,8 +112,20 @@ private:
 class ScriptedBackend : public Backend {
 public:
     const char* ApiName() const override { return "Scripted"; }
+    Outcome Initialize() override {
+        if (gConfig.failInitialize) return Fail(GPA_STATUS_ERROR_FAILED, "scripted initialization failure");
+        return Outcome::Ok();
+    }
+    Outcome Destroy() override {
+        if (gConfig.failDestroy) return Fail(GPA_STATUS_ERROR_FAILED, "scripted shutdown failure");
+        return Outcome::Ok();
+    }
     Outcome OpenContext(void*, GPA_OpenContextFlags, std::unique_ptr<BackendContext>* context) override {
-        if (gConfig.failOpen) return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "scripted device is not supported");
+        if (gConfig.failOpen) {
+            return Fail(gConfig.openFailStatus, gConfig.openFailStatus == GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED
+                                                    ? "scripted device is not supported"
+                                                    : "scripted internal error while opening");
+        }
         *context = std::make_unique<ScriptedContext>();
         return Outcome::Ok();
     }

@@ -20,12 +20,18 @@ struct ScriptedBackendConfig {
     DeviceDescription device{0x2335u, "Scripted Test Device"};
     // While false, sessions stay "in flight": IsReady answers false and WaitUntilReady blocks.
     std::atomic<bool> resultsReleased{true};
-    bool failOpen = false;                // OpenContext answers HARDWARE_NOT_SUPPORTED
+    bool failOpen = false;                // OpenContext fails with openFailStatus
+    GPA_Status openFailStatus = GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+    bool failInitialize = false;          // Backend::Initialize fails
+    bool failDestroy = false;             // Backend::Destroy fails
     bool failBeginSample = false;         // BeginSample fails in the backend
+    bool failEndSample = false;           // EndSample fails in the backend
+    bool failEndSession = false;          // BackendSession::End fails
     bool failRead = false;                // ReadSample fails in the backend
 };
 
-// The configuration the next GPA_OpenContext uses. Reset() restores the default counters.
+// The configuration the next GPA_OpenContext uses (the failure switches act at once).
+// ResetConfig() restores the default counters and clears every failure switch.
 ScriptedBackendConfig& Config();
 void ResetConfig();
 
