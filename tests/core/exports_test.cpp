@@ -1,0 +1,125 @@
+// A GPA shared library exports exactly the functions of GPUPerfAPIFunctionList.h: each one resolves with
+// dlsym (as the seed's section 2.2 loads them), and the dynamic symbol table holds no other GPA_*/OGPA_*
+// name and nothing else at all. Checked on libopengpa_scripted.so, the core + scripted backend built the
+// way every libGPUPerfAPI<API>.so is.
+#include <dlfcn.h>
+#include <elf.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "GPUPerfAPIFunctionTypes.h"
+
+namespace {
+
+const char* const kLibrary = OPENGPA_SCRIPTED_LIBRARY;
+
+// Every name of the function list, generated from the list itself.
+const std::vector<std::string>& ListedFunctions() {
+    static const std::vector<std::string> names = {
+#define GPA_FUNCTION(ReturnType, Name, ParameterList, ArgumentList) #Name,
+#define OGPA_EXTENSION_FUNCTION GPA_FUNCTION
+#include "GPUPerfAPIFunctionList.h"
+#undef GPA_FUNCTION
+#undef OGPA_EXTENSION_FUNCTION
+    };
+    return names;
+}
+
+// Defined symbols of the library's dynamic symbol table (what the library exports).
+std::set<std::string> ExportedSymbols(const char* path) {
+    std::ifstream file(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::set<std::string> names;
+    if (bytes.size() < sizeof(Elf64_Ehdr) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0 ||
+        bytes[EI_CLASS] != ELFCLASS64) {
+        ADD_FAILURE() << path << " is not a 64-bit ELF file";
+        return names;
+    }
+    Elf64_Ehdr header;
+    std::memcpy(&header, bytes.data(), sizeof header);
+    std::vector<Elf64_Shdr> sections(header.e_shnum);
+    for (size_t i = 0; i < sections.size(); ++i) {
+        std::memcpy(&sections[i], bytes.data() + header.e_shoff + i * header.e_shentsize, sizeof(Elf64_Shdr));
+    }
+    for (const Elf64_Shdr& section : sections) {
+        if (section.sh_type != SHT_DYNSYM) continue;
+        const Elf64_Shdr& strings = sections.at(section.sh_link);
+        for (size_t offset = 0; offset + sizeof(Elf64_Sym) <= section.sh_size; offset += sizeof(Elf64_Sym)) {
+            Elf64_Sym symbol;
+            std::memcpy(&symbol, bytes.data() + section.sh_offset + offset, sizeof symbol);
+            if (symbol.st_shndx == SHN_UNDEF || symbol.st_name == 0) continue;  // imported, or the null entry
+            if (ELF64_ST_BIND(symbol.st_info) == STB_LOCAL) continue;
+            if (ELF64_ST_VISIBILITY(symbol.st_other) != STV_DEFAULT) continue;
+            names.insert(bytes.data() + strings.sh_offset + symbol.st_name);
+        }
+    }
+    return names;
+}
+
+bool IsGpaName(const std::string& name) { return name.rfind("GPA_", 0) == 0 || name.rfind("OGPA_", 0) == 0; }
+
+TEST(Exports, EveryListedFunctionResolvesWithDlsym) {
+    void* library = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+    ASSERT_GE(ListedFunctions().size(), 41u);
+    for (const std::string& name : ListedFunctions()) {
+        void* address = dlsym(library, name.c_str());
+        EXPECT_NE(address, nullptr) << name << " is not exported";
+        Dl_info info{};
+        if (address != nullptr && dladdr(address, &info) != 0) {
+            EXPECT_STREQ(info.dli_sname, name.c_str());
+            EXPECT_NE(std::string(info.dli_fname).find("libopengpa_scripted"), std::string::npos) << info.dli_fname;
+        }
+    }
+    dlclose(library);
+}
+
+TEST(Exports, TheDynamicSymbolTableHoldsTheListAndNothingElse) {
+    const std::set<std::string> exported = ExportedSymbols(kLibrary);
+    const std::set<std::string> listed(ListedFunctions().begin(), ListedFunctions().end());
+    EXPECT_EQ(listed.size(), ListedFunctions().size()) << "a name appears twice in the function list";
+    for (const std::string& name : listed) EXPECT_EQ(exported.count(name), 1u) << name << " is not exported";
+    for (const std::string& name : exported) {
+        if (IsGpaName(name)) EXPECT_EQ(listed.count(name), 1u) << name << " is exported but not in the function list";
+        else ADD_FAILURE() << "the library exports " << name << ", which is not a GPA function";
+    }
+}
+
+TEST(Exports, FunctionsLoadedByNameWork) {
+    // The seed's 2.2: dlopen, then dlsym each function into its <Name>PtrType.
+    void* library = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+#define LOAD(Name) const auto Name##Ptr = reinterpret_cast<Name##PtrType>(dlsym(library, #Name)); ASSERT_NE(Name##Ptr, nullptr)
+    LOAD(GPA_GetStatusAsStr);
+    LOAD(GPA_Initialize);
+    LOAD(GPA_OpenContext);
+    LOAD(GPA_GetNumCounters);
+    LOAD(GPA_GetDeviceDesc);
+    LOAD(GPA_CloseContext);
+    LOAD(GPA_Destroy);
+    LOAD(OGPA_GetLastErrorMessage);
+#undef LOAD
+    EXPECT_STREQ(GPA_GetStatusAsStrPtr(GPA_STATUS_ERROR_FAILED), "GPA_STATUS_ERROR_FAILED");
+    int queue = 0;
+    EXPECT_EQ(GPA_InitializePtr(), GPA_STATUS_OK);
+    EXPECT_EQ(GPA_OpenContextPtr(&queue, GPA_OPENCONTEXT_DEFAULT_BIT), GPA_STATUS_OK);
+    gpa_uint32 count = 0;
+    EXPECT_EQ(GPA_GetNumCountersPtr(&count), GPA_STATUS_OK);
+    EXPECT_EQ(count, 5u);
+    const char* desc = nullptr;
+    EXPECT_EQ(GPA_GetDeviceDescPtr(&desc), GPA_STATUS_OK);
+    EXPECT_STREQ(desc, "Scripted Test Device");
+    EXPECT_EQ(GPA_CloseContextPtr(), GPA_STATUS_OK);
+    EXPECT_EQ(GPA_DestroyPtr(), GPA_STATUS_OK);
+    EXPECT_EQ(GPA_DestroyPtr(), GPA_STATUS_ERROR_FAILED);
+    EXPECT_NE(std::string(OGPA_GetLastErrorMessagePtr()).find("GPA_Destroy"), std::string::npos);
+    dlclose(library);
+}
+
+}  // namespace
