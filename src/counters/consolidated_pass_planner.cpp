@@ -27,9 +27,9 @@ Outcome ConsolidatedPassPlanner::Plan(const std::vector<std::vector<uint32_t>>& 
     for (size_t index : order) {
         // The inputs not yet scheduled, split into chunks that each fit in one pass on their own.
         std::vector<std::vector<uint32_t>> chunks(1);
+        std::unordered_set<uint32_t> chunked;  // inputs already in one of this counter's chunks
         for (uint32_t hw : counterInputs[index]) {
-            if (scheduled.count(hw) != 0) continue;
-            if (std::find(chunks.back().begin(), chunks.back().end(), hw) != chunks.back().end()) continue;
+            if (scheduled.count(hw) != 0 || !chunked.insert(hw).second) continue;
             const uint32_t single[] = {hw};
             if (!fits_(single)) {
                 return Fail(GPA_STATUS_ERROR_FAILED,
