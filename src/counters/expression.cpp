@@ -138,7 +138,10 @@ private:
         else if (name == "max") op = Op::Max;
         else if (name == "avg") op = Op::Average;
         else if (name == "ifnotzero") op = Op::IfNotZero;
-        else return Failure("unknown function '" + std::string(name) + "'");
+        else {
+            pos_ = static_cast<size_t>(name.data() - text_.data());  // report the name, not the '(' after it
+            return Failure("unknown function '" + std::string(name) + "'");
+        }
         ++pos_;  // '('
         uint32_t count = 0;
         if (!Peek(')')) {
