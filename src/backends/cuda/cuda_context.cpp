@@ -1,0 +1,47 @@
+#include "backends/cuda/cuda_context.h"
+
+#include "backends/cuda/device_identity.h"
+#include "backends/cuda/range_profiler_session.h"
+
+namespace gpa::cuda {
+
+Outcome CudaContext::Open(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
+                          std::unique_ptr<BackendContext>* opened) {
+    std::unique_ptr<CudaContext> result(new CudaContext());
+    CUdevice device = 0;
+    {
+        ScopedContext current(driver, context);
+        if (!current.outcome().ok()) {
+            return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+                        "the context passed to GPA_OpenContext is not a usable CUcontext: " + current.outcome().reason());
+        }
+        if (CUresult r = driver.cuCtxGetDevice(&device); r != CUDA_SUCCESS) {
+            return driver.Failure("cuCtxGetDevice on the context passed to GPA_OpenContext", r,
+                                  GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+        }
+    }
+    result->device_.name = DeviceName(driver, device);
+    result->device_.deviceId = PciDeviceId(driver, device);
+    if (Outcome o = CheckProfilingSupported(cupti, device); !o.ok()) return o;
+    if (Outcome o = QueryChipName(cupti, device, &result->chip_); !o.ok()) return o;
+    // Availability first: CUPTI cannot report it while a profiler is enabled on the device.
+    result->availability_ = QueryCounterAvailability(cupti, driver, context);
+    std::unique_ptr<RangeProfiler> profiler;
+    if (Outcome o = RangeProfiler::Enable(cupti, driver, context, &profiler); !o.ok()) return o;
+    result->profiler_ = std::move(profiler);
+    if (Outcome o = BuildChipCounters(cupti, result->chip_, result->availability_, &result->counters_); !o.ok()) return o;
+    result->planner_ = std::make_unique<CuptiPassPlanner>(cupti, result->chip_, result->availability_,
+                                                          result->counters_.HardwareNames());
+    *opened = std::move(result);
+    return Outcome::Ok();
+}
+
+Outcome CudaContext::CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) {
+    CuptiPassPlanner::Resolved resolved;
+    if (Outcome o = planner_->Resolve(plan, &resolved); !o.ok()) return o;
+    SessionOptions options = SessionOptionsFromEnvironment();
+    *session = std::make_unique<RangeProfilerSession>(profiler_, availability_, std::move(resolved), std::move(options));
+    return Outcome::Ok();
+}
+
+}  // namespace gpa::cuda

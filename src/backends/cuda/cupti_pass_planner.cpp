@@ -1,0 +1,248 @@
+#include "backends/cuda/cupti_pass_planner.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <unordered_set>
+
+#include "backends/cuda/cupti_host.h"
+
+namespace gpa::cuda {
+
+namespace {
+
+// "lts__t_sectors.sum" -> "lts"; "FE_B.TriageCompute.gr__cycles_active.sum" -> "gr".
+std::string UnitOf(const std::string& metric) {
+    const size_t separator = metric.find("__");
+    if (separator == std::string::npos) return metric;
+    const size_t dot = metric.rfind('.', separator);
+    const size_t begin = dot == std::string::npos ? 0 : dot + 1;
+    return metric.substr(begin, separator - begin);
+}
+
+// Adds `metrics` to a fresh host object in one call.
+CUptiResult TryConfig(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                      const std::vector<std::string>& metrics, std::unique_ptr<HostObject>* host, Outcome* error) {
+    *error = HostObject::Create(api, chip, availability, host);
+    if (!error->ok()) return CUPTI_ERROR_UNKNOWN;
+    return (*host)->AddMetrics(metrics);
+}
+
+// Names the metrics CUPTI refuses on their own (unknown names, metrics the device cannot collect).
+Outcome RefusedMetrics(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                       const std::vector<std::string>& metrics) {
+    std::string refused;
+    for (const std::string& metric : metrics) {
+        std::unique_ptr<HostObject> host;
+        Outcome error;
+        const CUptiResult result = TryConfig(api, chip, availability, {metric}, &host, &error);
+        if (!error.ok()) return error;
+        if (result != CUPTI_SUCCESS) refused += (refused.empty() ? "" : "; ") + metric + ": " + api.Describe(result);
+    }
+    if (refused.empty()) return Outcome::Ok();
+    return Fail(GPA_STATUS_ERROR_NOT_FOUND, "CUPTI does not accept these metrics on " + chip + ": " + refused);
+}
+
+// Splits metrics into groups CUPTI accepts in one configuration. A probe checks a candidate against one
+// representative metric per hardware unit of a group (cheap); each group is then confirmed whole, and a
+// group CUPTI refuses whole is split again probing against all of its metrics.
+Outcome Partition(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                  const std::vector<std::string>& metrics, bool exact, std::vector<std::vector<std::string>>* groups) {
+    struct Group {
+        std::vector<std::string> metrics;
+        std::vector<std::string> witnesses;
+        std::set<std::string> units;
+    };
+    std::vector<Group> built;
+    for (const std::string& metric : metrics) {
+        bool placed = false;
+        for (Group& group : built) {
+            std::vector<std::string> probe = exact ? group.metrics : group.witnesses;
+            probe.push_back(metric);
+            std::unique_ptr<HostObject> host;
+            Outcome error;
+            const CUptiResult result = TryConfig(api, chip, availability, probe, &host, &error);
+            if (!error.ok()) return error;
+            if (result != CUPTI_SUCCESS) continue;
+            group.metrics.push_back(metric);
+            if (group.units.insert(UnitOf(metric)).second) group.witnesses.push_back(metric);
+            placed = true;
+            break;
+        }
+        if (!placed) {
+            Group group;
+            group.metrics = {metric};
+            group.witnesses = {metric};
+            group.units = {UnitOf(metric)};
+            built.push_back(std::move(group));
+        }
+    }
+    groups->clear();
+    for (Group& group : built) {
+        std::unique_ptr<HostObject> host;
+        Outcome error;
+        const CUptiResult result = TryConfig(api, chip, availability, group.metrics, &host, &error);
+        if (!error.ok()) return error;
+        if (result == CUPTI_SUCCESS || group.metrics.size() == 1) {
+            groups->push_back(std::move(group.metrics));
+            continue;
+        }
+        if (exact) return api.Failure("cuptiProfilerHostConfigAddMetrics (a group CUPTI accepted metric by metric)", result);
+        std::vector<std::vector<std::string>> split;
+        if (Outcome o = Partition(api, chip, availability, group.metrics, true, &split); !o.ok()) return o;
+        for (auto& part : split) groups->push_back(std::move(part));
+    }
+    return Outcome::Ok();
+}
+
+// Candidate orders for one group, the given order first; every order is deterministic.
+std::vector<std::vector<std::string>> Orderings(const std::vector<std::string>& metrics, uint32_t wanted) {
+    std::vector<std::vector<std::string>> orders = {metrics};
+    if (wanted <= 1) return orders;
+    std::vector<std::string> byName = metrics;
+    std::sort(byName.begin(), byName.end());
+    orders.push_back(byName);
+    std::vector<std::string> byUnit = metrics;
+    std::stable_sort(byUnit.begin(), byUnit.end(),
+                     [](const std::string& a, const std::string& b) { return UnitOf(a) < UnitOf(b); });
+    orders.push_back(byUnit);
+    orders.emplace_back(metrics.rbegin(), metrics.rend());
+    std::mt19937 random(20240601u);  // fixed seed: the same metrics always get the same plan
+    while (orders.size() < wanted) {
+        std::vector<std::string> shuffled = metrics;
+        for (size_t i = shuffled.size(); i > 1; --i) std::swap(shuffled[i - 1], shuffled[random() % i]);
+        orders.push_back(std::move(shuffled));
+    }
+    orders.resize(std::min<size_t>(orders.size(), wanted));
+    return orders;
+}
+
+}  // namespace
+
+std::pair<uint32_t, uint32_t> MetricPlan::LocatePass(uint32_t pass) const {
+    for (uint32_t g = 0; g < groups.size(); ++g) {
+        if (pass < groups[g].passes) return {g, pass};
+        pass -= groups[g].passes;
+    }
+    return {static_cast<uint32_t>(groups.size()), 0};
+}
+
+Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                    const std::vector<std::string>& metrics, MetricPlan* plan, PlannerOptions options) {
+    std::vector<std::string> unique;
+    std::unordered_set<std::string> seen;
+    for (const std::string& metric : metrics) {
+        if (seen.insert(metric).second) unique.push_back(metric);
+    }
+    plan->chip = chip;
+    plan->groups.clear();
+    plan->passCount = 0;
+    if (unique.empty()) return Outcome::Ok();
+
+    std::vector<std::vector<std::string>> groups;
+    {
+        std::unique_ptr<HostObject> host;
+        Outcome error;
+        const CUptiResult result = TryConfig(api, chip, availability, unique, &host, &error);
+        if (!error.ok()) return error;
+        if (result == CUPTI_SUCCESS) {
+            groups.push_back(unique);
+        } else {
+            if (Outcome o = RefusedMetrics(api, chip, availability, unique); !o.ok()) return o;
+            if (Outcome o = Partition(api, chip, availability, unique, false, &groups); !o.ok()) return o;
+        }
+    }
+
+    for (const std::vector<std::string>& members : groups) {
+        const uint32_t wanted = members.size() <= 200 ? options.orderings : members.size() <= 1000 ? 2u : 1u;
+        ConfigGroup best;
+        for (std::vector<std::string>& order : Orderings(members, std::max(1u, wanted))) {
+            std::unique_ptr<HostObject> host;
+            Outcome error;
+            const CUptiResult result = TryConfig(api, chip, availability, order, &host, &error);
+            if (!error.ok()) return error;
+            if (result != CUPTI_SUCCESS) continue;  // CUPTI accepted the group in another order
+            ConfigGroup candidate;
+            if (Outcome o = host->ConfigImage(&candidate.configImage); !o.ok()) return o;
+            if (Outcome o = ConfigPassCount(api, candidate.configImage, &candidate.passes); !o.ok()) return o;
+            candidate.metrics = std::move(order);
+            if (best.metrics.empty() || candidate.passes < best.passes) best = std::move(candidate);
+        }
+        if (best.metrics.empty()) {
+            return Fail(GPA_STATUS_ERROR_FAILED, "CUPTI refused a configuration of " + std::to_string(members.size()) +
+                                                     " metrics that it had accepted while grouping them");
+        }
+        plan->passCount += best.passes;
+        plan->groups.push_back(std::move(best));
+    }
+    return Outcome::Ok();
+}
+
+CuptiPassPlanner::CuptiPassPlanner(const CuptiApi& api, std::string chip, std::vector<uint8_t> availability,
+                                   std::vector<std::string> hardwareNames)
+    : api_(api), chip_(std::move(chip)), availability_(std::move(availability)), hardwareNames_(std::move(hardwareNames)) {
+    for (uint32_t i = 0; i < hardwareNames_.size(); ++i) indexOf_.emplace(hardwareNames_[i], i);
+}
+
+Outcome CuptiPassPlanner::PlanIndices(const std::vector<uint32_t>& counters, Resolved* resolved) {
+    std::vector<std::string> names;
+    names.reserve(counters.size());
+    for (uint32_t index : counters) {
+        if (index >= hardwareNames_.size()) return Fail(GPA_STATUS_ERROR_FAILED, "hardware counter index out of range");
+        names.push_back(hardwareNames_[index]);
+    }
+    auto plan = std::make_shared<MetricPlan>();
+    if (Outcome o = PlanMetrics(api_, chip_, availability_, names, plan.get()); !o.ok()) return o;
+    resolved->groupCounters.clear();
+    for (const ConfigGroup& group : plan->groups) {
+        std::vector<uint32_t> indices;
+        for (const std::string& metric : group.metrics) indices.push_back(indexOf_.at(metric));
+        resolved->groupCounters.push_back(std::move(indices));
+    }
+    resolved->metrics = std::move(plan);
+    return Outcome::Ok();
+}
+
+Outcome CuptiPassPlanner::Plan(const std::vector<std::vector<uint32_t>>& counterInputs, PassPlan* plan) {
+    std::vector<uint32_t> counters;
+    std::unordered_set<uint32_t> seen;
+    for (const std::vector<uint32_t>& inputs : counterInputs) {
+        for (uint32_t index : inputs) {
+            if (seen.insert(index).second) counters.push_back(index);
+        }
+    }
+    Resolved resolved;
+    if (Outcome o = PlanIndices(counters, &resolved); !o.ok()) return o;
+    // hardwareCounters keeps the order the counters were asked for, so that planning them again (after the
+    // cache let the plan go) gives the same groups, orders and passes.
+    PassPlan result;
+    result.passCount = resolved.metrics->passCount;
+    result.hardwareCounters = counters;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (cache_.size() >= 64) cache_.clear();
+        cache_[result.hardwareCounters] = std::move(resolved);
+    }
+    *plan = std::move(result);
+    return Outcome::Ok();
+}
+
+Outcome CuptiPassPlanner::Resolve(const PassPlan& plan, Resolved* resolved) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = cache_.find(plan.hardwareCounters);
+        if (it != cache_.end()) {
+            *resolved = it->second;
+            return Outcome::Ok();
+        }
+    }
+    if (Outcome o = PlanIndices(plan.hardwareCounters, resolved); !o.ok()) return o;
+    if (resolved->metrics->passCount != plan.passCount) {
+        return Fail(GPA_STATUS_ERROR_FAILED, "planning the same counters again gave " +
+                                                 std::to_string(resolved->metrics->passCount) + " passes instead of " +
+                                                 std::to_string(plan.passCount));
+    }
+    return Outcome::Ok();
+}
+
+}  // namespace gpa::cuda

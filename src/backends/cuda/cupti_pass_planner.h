@@ -1,0 +1,83 @@
+// Pass planning through CUPTI's own scheduler.
+//
+// A set of NVIDIA metrics is collected in one or more *configurations* (CUPTI config images); each
+// configuration takes as many replay passes as CUPTI says. Metrics of some domains cannot share a
+// configuration (PCIe, NVLink and chip-to-chip interconnect counters against SM/L2/DRAM counters: CUPTI
+// answers CUPTI_ERROR_NOT_SUPPORTED), so the planner splits the set into groups that CUPTI accepts.
+// CUPTI packs the metrics of one configuration greedily, so the count depends on their order: the planner
+// tries a few orderings per group and keeps the one with the fewest passes. The pass count reported is
+// the sum of CUPTI's counts for the configuration images the session then uses, so it is exactly the
+// number of passes that run.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "backends/cuda/cupti_loader.h"
+#include "counters/counter_definition.h"
+#include "counters/pass_plan.h"
+
+namespace gpa::cuda {
+
+struct ConfigGroup {
+    std::vector<std::string> metrics;  // in the order they were given to CUPTI
+    std::vector<uint8_t> configImage;
+    uint32_t passes = 0;               // cuptiProfilerHostGetNumOfPasses of configImage
+};
+
+struct MetricPlan {
+    std::string chip;
+    std::vector<ConfigGroup> groups;
+    uint32_t passCount = 0;  // sum of the groups' passes
+
+    // GPA pass -> (configuration group, CUPTI pass within it).
+    std::pair<uint32_t, uint32_t> LocatePass(uint32_t pass) const;
+};
+
+struct PlannerOptions {
+    // Orderings tried per configuration group (the given order first); large groups try fewer, since CUPTI
+    // takes about a millisecond per metric to schedule.
+    uint32_t orderings = 6;
+};
+
+// Plans `metrics` (full NVIDIA metric names, duplicates ignored) for `chip`. `availability` is the device's
+// counter availability image, empty when planning offline.
+Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                    const std::vector<std::string>& metrics, MetricPlan* plan, PlannerOptions options = {});
+
+// The core's PassPlanner for a CUDA context: hardware counter indices -> CUPTI configuration groups.
+class CuptiPassPlanner : public PassPlanner {
+public:
+    CuptiPassPlanner(const CuptiApi& api, std::string chip, std::vector<uint8_t> availability,
+                     std::vector<std::string> hardwareNames);
+
+    Outcome Plan(const std::vector<std::vector<uint32_t>>& counterInputs, PassPlan* plan) override;
+
+    // The CUPTI plan behind a PassPlan this planner made, with each group's metrics as hardware indices.
+    struct Resolved {
+        std::shared_ptr<const MetricPlan> metrics;
+        std::vector<std::vector<uint32_t>> groupCounters;  // per group, hardware counter index of each metric
+    };
+    Outcome Resolve(const PassPlan& plan, Resolved* resolved);
+
+    const std::string& chip() const { return chip_; }
+
+private:
+    Outcome PlanIndices(const std::vector<uint32_t>& counters, Resolved* resolved);
+
+    const CuptiApi& api_;
+    const std::string chip_;
+    const std::vector<uint8_t> availability_;
+    const std::vector<std::string> hardwareNames_;
+    std::unordered_map<std::string, uint32_t> indexOf_;
+    std::mutex mutex_;
+    std::map<std::vector<uint32_t>, Resolved> cache_;  // by PassPlan::hardwareCounters
+};
+
+}  // namespace gpa::cuda

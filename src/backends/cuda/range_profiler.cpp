@@ -1,0 +1,234 @@
+#include "backends/cuda/range_profiler.h"
+
+namespace gpa::cuda {
+
+Outcome InitializeCuptiProfiler(const CuptiApi& cupti) {
+    static std::once_flag once;
+    static Outcome outcome;
+    std::call_once(once, [&] {
+        auto params = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+        const CUptiResult result = cupti.cuptiProfilerInitialize(&params);
+        if (result != CUPTI_SUCCESS) {
+            outcome = cupti.Failure("cuptiProfilerInitialize", result, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+        }
+    });
+    return outcome;
+}
+
+Outcome QueryChipName(const CuptiApi& cupti, CUdevice device, std::string* chip) {
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+    params.deviceIndex = static_cast<size_t>(device);
+    const CUptiResult result = cupti.cuptiDeviceGetChipName(&params);
+    if (result != CUPTI_SUCCESS || params.pChipName == nullptr) {
+        return cupti.Failure("cuptiDeviceGetChipName", result, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    *chip = params.pChipName;
+    return Outcome::Ok();
+}
+
+Outcome CheckProfilingSupported(const CuptiApi& cupti, CUdevice device) {
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params);
+    params.cuDevice = device;
+    params.api = CUPTI_PROFILER_RANGE_PROFILING;
+    const CUptiResult result = cupti.cuptiProfilerDeviceSupported(&params);
+    if (result != CUPTI_SUCCESS) return cupti.Failure("cuptiProfilerDeviceSupported", result, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    if (params.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return Outcome::Ok();
+    std::string reasons;
+    auto add = [&](CUpti_Profiler_Support_Level level, const char* what) {
+        if (level == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED || level == CUPTI_PROFILER_CONFIGURATION_DISABLED) {
+            reasons += (reasons.empty() ? "" : "; ") + std::string(what) +
+                       (level == CUPTI_PROFILER_CONFIGURATION_DISABLED ? " (profiling disabled by the system)" : "");
+        }
+    };
+    add(params.architecture, "the GPU architecture is older than Volta (compute capability 7.0)");
+    add(params.sli, "SLI is enabled");
+    add(params.vGpu, "this virtual GPU does not allow profiling");
+    add(params.confidentialCompute, "confidential computing is enabled");
+    add(params.cmp, "NVIDIA CMP devices cannot be profiled");
+    add(params.wsl, "profiling is not supported under this WSL configuration");
+    return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+                "CUPTI cannot profile this device: " + (reasons.empty() ? std::string("no reason given") : reasons));
+}
+
+std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const DriverApi& driver, CUcontext context) {
+    ScopedContext current(driver, context);
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    params.ctx = context;
+    if (cupti.cuptiProfilerGetCounterAvailability(&params) != CUPTI_SUCCESS) return {};
+    std::vector<uint8_t> image(params.counterAvailabilityImageSize);
+    params.pCounterAvailabilityImage = image.data();
+    if (cupti.cuptiProfilerGetCounterAvailability(&params) != CUPTI_SUCCESS) return {};
+    return image;
+}
+
+Outcome RangeProfiler::Enable(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
+                              std::unique_ptr<RangeProfiler>* profiler) {
+    if (Outcome o = InitializeCuptiProfiler(cupti); !o.ok()) return o;
+    ScopedContext current(driver, context);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    params.ctx = context;
+    const CUptiResult result = cupti.cuptiRangeProfilerEnable(&params);
+    if (result != CUPTI_SUCCESS) {
+        return cupti.Failure("cuptiRangeProfilerEnable (starting NVIDIA's range profiler on the context)", result,
+                             GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    profiler->reset(new RangeProfiler(cupti, driver, context, params.pRangeProfilerObject));
+    return Outcome::Ok();
+}
+
+RangeProfiler::~RangeProfiler() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    FinishPending();
+    ScopedContext current(driver_, context_);
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    params.pRangeProfilerObject = object_;
+    cupti_.cuptiRangeProfilerDisable(&params);
+}
+
+Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
+                                         std::vector<uint8_t>* image) {
+    std::vector<const char*> names;
+    for (const std::string& metric : metrics) names.push_back(metric.c_str());
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto size = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    size.pRangeProfilerObject = object_;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = maxRanges;
+    size.maxNumRangeTreeNodes = static_cast<uint32_t>(maxRanges);
+    CUptiResult result = cupti_.cuptiRangeProfilerGetCounterDataSize(&size);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerGetCounterDataSize", result);
+    image->assign(size.counterDataSize, 0);
+    auto init = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    init.pRangeProfilerObject = object_;
+    init.counterDataSize = image->size();
+    init.pCounterData = image->data();
+    result = cupti_.cuptiRangeProfilerCounterDataImageInitialize(&init);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerCounterDataImageInitialize", result);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::Decode() {
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    params.pRangeProfilerObject = object_;
+    const CUptiResult result = cupti_.cuptiRangeProfilerDecodeData(&params);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerDecodeData", result);
+    if (params.numOfRangeDropped > 0) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    std::to_string(params.numOfRangeDropped) +
+                        " sample(s) were dropped because a pass held more samples than the counter data image has "
+                        "room for; raise OPENGPA_CUDA_MAX_SAMPLES");
+    }
+    return Outcome::Ok();
+}
+
+void RangeProfiler::FinishPending() {
+    if (!hasPending_) return;
+    hasPending_ = false;
+    Pending pending = std::move(pending_);
+    pending_ = {};
+    const Outcome outcome = Decode();
+    if (pending.decoded) pending.decoded(outcome);
+}
+
+bool RangeProfiler::FinishPendingOf(const void* owner) {
+    if (!hasPending_ || pending_.owner != owner) return false;
+    FinishPending();
+    return true;
+}
+
+void RangeProfiler::Abandon(const void* owner) {
+    if (!hasPending_ || pending_.owner != owner) return;
+    pending_.decoded = nullptr;  // the owner is going away: decode for the profiler's sake only
+    FinishPending();
+}
+
+Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, std::vector<uint8_t>* counterData,
+                                 CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay, size_t maxRangesPerPass,
+                                 Pending pending) {
+    FinishPending();
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto setConfig = [&] {
+        auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+        params.pRangeProfilerObject = object_;
+        params.configSize = config.size();
+        params.pConfig = config.data();
+        params.counterDataImageSize = counterData->size();
+        params.pCounterDataImage = counterData->data();
+        params.range = range;
+        params.replayMode = replay;
+        params.maxRangesPerPass = maxRangesPerPass;
+        params.numNestingLevels = 1;
+        params.minNestingLevel = 1;
+        params.passIndex = 0;
+        params.targetNestingLevel = 1;
+        return cupti_.cuptiRangeProfilerSetConfig(&params);
+    };
+    CUptiResult result = setConfig();
+    if (result != CUPTI_SUCCESS && configured_) {
+        // Some CUPTI versions take one configuration per enable: start over with a fresh profiler object.
+        auto disable = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        disable.pRangeProfilerObject = object_;
+        cupti_.cuptiRangeProfilerDisable(&disable);
+        auto enable = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+        enable.ctx = context_;
+        const CUptiResult enabled = cupti_.cuptiRangeProfilerEnable(&enable);
+        if (enabled != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerEnable (re-enabling)", enabled);
+        object_ = enable.pRangeProfilerObject;
+        result = setConfig();
+    }
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerSetConfig", result);
+    configured_ = true;
+    hasPending_ = true;
+    pending_ = std::move(pending);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::Start() {
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
+    params.pRangeProfilerObject = object_;
+    const CUptiResult result = cupti_.cuptiRangeProfilerStart(&params);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerStart", result);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    params.pRangeProfilerObject = object_;
+    const CUptiResult result = cupti_.cuptiRangeProfilerStop(&params);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerStop", result);
+    *allPassesSubmitted = params.isAllPassSubmitted != 0;
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::PushRange(const std::string& name) {
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+    params.pRangeProfilerObject = object_;
+    params.pRangeName = name.c_str();
+    const CUptiResult result = cupti_.cuptiRangeProfilerPushRange(&params);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerPushRange", result);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::PopRange() {
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    params.pRangeProfilerObject = object_;
+    const CUptiResult result = cupti_.cuptiRangeProfilerPopRange(&params);
+    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerPopRange", result);
+    return Outcome::Ok();
+}
+
+}  // namespace gpa::cuda
