@@ -1,0 +1,469 @@
+#include "tools/gpaprof/agent/agent.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tools/gpaprof/files/session_header.h"
+#include "tools/gpaprof/spool/output_template.h"
+
+namespace gpaprof::agent {
+namespace {
+
+// Read by the signal handler: plain globals, set before the handlers are installed.
+int g_spoolFd = -1;
+std::atomic<bool> g_signalRecorded{false};
+struct sigaction g_previousAction[NSIG];
+struct sigaction g_ourAction;
+constexpr int kHandledSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGQUIT};
+
+std::atomic<uint64_t> g_forkGeneration{1};
+
+struct ThreadState {
+    uint64_t generation = 0;
+    uint64_t tid = 0;
+    uint64_t nextIndex[kPartCount] = {};
+    uint64_t recorded[kPartCount] = {};
+};
+thread_local ThreadState t_thread;
+
+ThreadState& CurrentThread() {
+    const uint64_t generation = g_forkGeneration.load(std::memory_order_relaxed);
+    if (t_thread.generation != generation) {
+        t_thread = ThreadState{};
+        t_thread.generation = generation;
+        t_thread.tid = static_cast<uint64_t>(syscall(SYS_gettid));
+    }
+    return t_thread;
+}
+
+// Async-signal-safe formatting: appends decimal digits.
+void AppendDecimal(char* buffer, size_t* length, size_t capacity, uint64_t value) {
+    char digits[24];
+    size_t count = 0;
+    do {
+        digits[count++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (count > 0 && *length < capacity) buffer[(*length)++] = digits[--count];
+}
+
+void AppendText(char* buffer, size_t* length, size_t capacity, const char* text) {
+    while (*text && *length < capacity) buffer[(*length)++] = *text++;
+}
+
+// Writes an EventRecord {"signal", signal, tid, fault address} with write(2) only.
+void RecordSignal(int signal, const siginfo_t* info) {
+    if (g_spoolFd < 0 || g_signalRecorded.exchange(true)) return;
+    char line[160];
+    size_t length = 0;
+    AppendText(line, &length, sizeof line, "X\tsignal\t3\t");
+    AppendDecimal(line, &length, sizeof line, static_cast<uint64_t>(signal));
+    AppendText(line, &length, sizeof line, "\t");
+    AppendDecimal(line, &length, sizeof line, static_cast<uint64_t>(syscall(SYS_gettid)));
+    AppendText(line, &length, sizeof line, "\t");
+    const bool fault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE;
+    AppendDecimal(line, &length, sizeof line, fault && info ? reinterpret_cast<uintptr_t>(info->si_addr) : 0);
+    AppendText(line, &length, sizeof line, "\n");
+    ssize_t ignored = write(g_spoolFd, line, length);
+    (void)ignored;
+}
+
+void SignalHandler(int signal, siginfo_t* info, void* context) {
+    const int savedErrno = errno;
+    RecordSignal(signal, info);
+    // Hand the signal to whoever had it before: the application's handler, a sanitizer, or the default.
+    struct sigaction previous = g_previousAction[signal];
+    sigaction(signal, &previous, nullptr);
+    if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction) {
+        previous.sa_sigaction(signal, info, context);
+        sigaction(signal, &g_ourAction, nullptr);
+    } else if (previous.sa_handler == SIG_IGN) {
+        sigaction(signal, &g_ourAction, nullptr);
+    } else if (previous.sa_handler == SIG_DFL) {
+        // A fault raised by the kernel repeats when the handler returns and then takes the default action;
+        // anything else is raised again (it is delivered, with the default action, once we return).
+        const bool synchronousFault = (signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE) &&
+                                      info && info->si_code > 0;
+        if (!synchronousFault) raise(signal);
+    } else {
+        previous.sa_handler(signal);
+        sigaction(signal, &g_ourAction, nullptr);
+    }
+    errno = savedErrno;
+}
+
+void InstallSignalHandlers() {
+    std::memset(&g_ourAction, 0, sizeof g_ourAction);
+    g_ourAction.sa_sigaction = SignalHandler;
+    g_ourAction.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&g_ourAction.sa_mask);
+    for (int signal : kHandledSignals) sigaction(signal, &g_ourAction, &g_previousAction[signal]);
+}
+
+void AtExit() {
+    Agent* agent = Agent::Get();
+    if (!agent) return;
+    agent->RunFinalizers();
+    agent->Write(spool::EventRecord{"exit", {}});
+}
+
+void ChildAfterFork() {
+    if (Agent* agent = Agent::Get()) agent->AfterForkInChild();
+}
+
+std::string ReadLink(const char* path) {
+    char buffer[4096];
+    const ssize_t length = readlink(path, buffer, sizeof buffer - 1);
+    if (length <= 0) return {};
+    return std::string(buffer, static_cast<size_t>(length));
+}
+
+// argv[1..] of this process from /proc/self/cmdline.
+std::vector<std::string> CommandLineArguments() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    size_t begin = 0;
+    while (begin < content.size()) {
+        size_t end = content.find('\0', begin);
+        if (end == std::string::npos) end = content.size();
+        args.push_back(content.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    if (!args.empty()) args.erase(args.begin());
+    return args;
+}
+
+Agent* g_agent = nullptr;
+std::once_flag g_agentOnce;
+
+}  // namespace
+
+const char* PartName(Part part) {
+    switch (part) {
+        case Part::OpenCL: return "ocl";
+        case Part::Cuda: return "cuda";
+        case Part::Hsa: return "hsa";
+    }
+    return "unknown";
+}
+
+Agent* Agent::Get() {
+    std::call_once(g_agentOnce, [] {
+        Agent* agent = new Agent();  // lives as long as the process: nothing to tear down at exit
+        if (agent->Initialize()) {
+            g_agent = agent;
+        } else {
+            delete agent;
+        }
+    });
+    return g_agent;
+}
+
+bool Agent::Initialize() {
+    const char* path = std::getenv(kConfigEnv);
+    if (!path || !*path) return false;
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "gpaprof: cannot read the configuration %s (%s); this process is not profiled\n", path,
+                     std::strerror(errno));
+        return false;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    std::optional<AgentConfig> config = AgentConfig::Parse(text.str(), &error);
+    if (!config) {
+        std::fprintf(stderr, "gpaprof: bad configuration %s: %s; this process is not profiled\n", path, error.c_str());
+        return false;
+    }
+    config_ = std::move(*config);
+    paused_ = config_.startDisabled;
+    if (!config_.kernelRegex.empty()) {
+        try {
+            kernelRegex_.emplace(config_.kernelRegex, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            std::fprintf(stderr, "gpaprof: bad kernel regex '%s': %s; no kernel filter\n", config_.kernelRegex.c_str(), e.what());
+        }
+    }
+    OpenSpool();
+    if (spoolFd_ < 0) return false;
+    WriteProcessRecord();
+    AddSkippedModule(reinterpret_cast<const void*>(&Agent::Now));
+    if (config_.sourceSymbols) {
+        void* frames[2];
+        backtrace(frames, 2);  // loads the unwinder now rather than inside the first traced call
+    }
+    InstallSignalHandlers();
+    std::atexit(AtExit);
+    pthread_atfork(nullptr, nullptr, ChildAfterFork);
+    return true;
+}
+
+void Agent::OpenSpool() {
+    const std::string path = config_.spoolDirectory + "/" + std::to_string(getpid()) + ".spool";
+    spoolFd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (spoolFd_ < 0) {
+        std::fprintf(stderr, "gpaprof: cannot write %s (%s); this process is not profiled\n", path.c_str(),
+                     std::strerror(errno));
+    }
+    g_spoolFd = spoolFd_;
+}
+
+void Agent::WriteProcessRecord() {
+    spool::ProcessRecord process;
+    process.pid = getpid();
+    process.parentPid = getppid();
+    process.application = ReadLink("/proc/self/exe");
+    process.applicationArgs = JoinArguments(CommandLineArguments());
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd)) process.workingDirectory = cwd;
+    std::string warning;
+    process.outputBase = ResolveOutputTemplate(
+        config_.outputTemplate, process.pid,
+        [](const std::string& name) -> std::optional<std::string> {
+            const char* value = std::getenv(name.c_str());
+            if (!value) return std::nullopt;
+            return std::string(value);
+        },
+        &warning);
+    process.startNs = Now();
+    Write(process);
+    if (!warning.empty()) Note(warning);
+}
+
+uint64_t Agent::Now() {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+uint64_t Agent::ThreadId() { return CurrentThread().tid; }
+
+bool Agent::Active() const {
+    if (paused_.load(std::memory_order_relaxed)) return false;
+    if (config_.startDelayMs == 0 && config_.durationMs == 0) return true;
+    const uint64_t begin = config_.launchTimeNs + config_.startDelayMs * 1000000ull;
+    const uint64_t now = Now();
+    if (now < begin) return false;
+    return config_.durationMs == 0 || now < begin + config_.durationMs * 1000000ull;
+}
+
+void Agent::Pause() { paused_ = true; }
+void Agent::Resume() { paused_ = false; }
+
+CallSlot Agent::BeginCall(Part part, bool excluded) {
+    CallSlot slot;
+    if (excluded || !Active()) return slot;
+    ThreadState& thread = CurrentThread();
+    const uint32_t p = static_cast<uint32_t>(part);
+    slot.index = thread.nextIndex[p]++;
+    if (thread.recorded[p] < config_.maxApiCalls) {
+        ++thread.recorded[p];
+        slot.record = true;
+    }
+    return slot;
+}
+
+bool Agent::IsExcludedApi(std::string_view name) const {
+    for (const std::string& excluded : config_.excludedApis) {
+        if (excluded == name) return true;
+    }
+    return false;
+}
+
+uint64_t Agent::NextExecutionOrder() { return ++executionOrder_; }
+
+bool Agent::KernelPassesFilters(const std::string& kernelName) {
+    if (config_.kernels.empty() && !kernelRegex_) return true;
+    std::lock_guard<std::mutex> lock(filterMutex_);
+    auto cached = filterCache_.find(kernelName);
+    if (cached != filterCache_.end()) return cached->second;
+    bool pass = true;
+    if (!config_.kernels.empty()) {
+        pass = false;
+        for (const std::string& kernel : config_.kernels) pass = pass || kernel == kernelName;
+    }
+    if (pass && kernelRegex_) pass = std::regex_search(kernelName, *kernelRegex_);
+    filterCache_[kernelName] = pass;
+    return pass;
+}
+
+bool Agent::ShouldProfileDispatch(const std::string& kernelName) {
+    if (!Active() || !KernelPassesFilters(kernelName)) return false;
+    const uint64_t position = filteredDispatches_++;
+    if (position < config_.launchSkip) return false;
+    return !config_.launchCount || position - config_.launchSkip < *config_.launchCount;
+}
+
+void Agent::Write(const spool::Record& record) {
+    if (spoolFd_ < 0) return;
+    const std::string line = spool::Encode(record);
+    std::lock_guard<std::mutex> lock(writeMutex_);
+    size_t written = 0;
+    while (written < line.size()) {
+        const ssize_t result = write(spoolFd_, line.data() + written, line.size() - written);
+        if (result < 0) {
+            if (errno == EINTR) continue;
+            return;
+        }
+        written += static_cast<size_t>(result);
+    }
+}
+
+void Agent::Note(const std::string& message) {
+    std::fprintf(stderr, "gpaprof: %s\n", message.c_str());
+    Write(spool::NoteRecord{message});
+}
+
+void Agent::Progress(const std::string& message) {
+    if (!config_.progress) return;
+    std::lock_guard<std::mutex> lock(progressMutex_);
+    const uint64_t now = Now();
+    if (now - lastProgressNs_ < 1000000000ull) return;
+    lastProgressNs_ = now;
+    std::fprintf(stderr, "gpaprof: %s\n", message.c_str());
+}
+
+void Agent::BeginMarker(const char* name, const char* group) {
+    if (!config_.trace || !Active()) return;
+    PerfMarker marker{PerfMarker::Kind::Begin, name ? name : "", group ? group : "", Now()};
+    Write(spool::MarkerRecord{ThreadId(), marker});
+}
+
+void Agent::EndMarker() {
+    if (!config_.trace || !Active()) return;
+    PerfMarker marker{PerfMarker::Kind::End, "", "", Now()};
+    Write(spool::MarkerRecord{ThreadId(), marker});
+}
+
+void Agent::EndMarkerEx(const char* name, const char* group) {
+    if (!config_.trace || !Active()) return;
+    PerfMarker marker{PerfMarker::Kind::EndEx, name ? name : "", group ? group : "", Now()};
+    Write(spool::MarkerRecord{ThreadId(), marker});
+}
+
+void Agent::AddSkippedModule(const void* addressInModule) {
+    Dl_info info;
+    if (!addressInModule || !dladdr(addressInModule, &info) || !info.dli_fbase) return;
+    std::lock_guard<std::mutex> lock(skippedMutex_);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+    for (uintptr_t known : skippedModules_) {
+        if (known == base) return;
+    }
+    skippedModules_.push_back(base);
+}
+
+void Agent::RecordCaller(Part part, uint64_t index, const char* apiName) {
+    void* frames[64];
+    const int count = backtrace(frames, 64);
+    std::vector<uintptr_t> skipped;
+    {
+        std::lock_guard<std::mutex> lock(skippedMutex_);
+        skipped = skippedModules_;
+    }
+    spool::SourceRecord record;
+    record.part = PartName(part);
+    record.threadId = ThreadId();
+    record.index = index;
+    record.apiName = apiName;
+    for (int i = 1; i < count; ++i) {
+        Dl_info info;
+        std::memset(&info, 0, sizeof info);
+        const bool known = dladdr(frames[i], &info) != 0 && info.dli_fbase;
+        if (known) {
+            const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+            bool skip = false;
+            for (uintptr_t module : skipped) skip = skip || module == base;
+            if (skip) continue;
+            record.module = info.dli_fname && info.dli_fname[0] == '/' ? info.dli_fname : ReadLink("/proc/self/exe");
+            record.moduleBase = base;
+            if (info.dli_sname) {
+                record.symbol = info.dli_sname;
+                record.symbolAddress = reinterpret_cast<uintptr_t>(info.dli_saddr);
+            }
+        }
+        record.address = reinterpret_cast<uintptr_t>(frames[i]);
+        Write(record);
+        return;
+    }
+}
+
+void Agent::AddFinalizer(std::function<void()> finalizer) {
+    std::lock_guard<std::mutex> lock(finalizerMutex_);
+    finalizers_.push_back(std::move(finalizer));
+}
+
+void Agent::RunFinalizers() {
+    if (finalized_.exchange(true)) return;
+    std::vector<std::function<void()>> finalizers;
+    {
+        std::lock_guard<std::mutex> lock(finalizerMutex_);
+        finalizers.swap(finalizers_);
+    }
+    for (auto& finalizer : finalizers) {
+        try {
+            finalizer();
+        } catch (...) {
+        }
+    }
+}
+
+void Agent::AfterForkInChild() {
+    g_forkGeneration.fetch_add(1);
+    {
+        std::lock_guard<std::mutex> lock(finalizerMutex_);
+        finalizers_.clear();  // the parent's device work is not this process's
+    }
+    if (spoolFd_ >= 0) close(spoolFd_);
+    g_signalRecorded = false;
+    OpenSpool();
+    if (spoolFd_ >= 0) WriteProcessRecord();
+}
+
+}  // namespace gpaprof::agent
+
+// Loading the library is enough to start: the configuration is read and the crash handlers installed
+// before the first API call.
+__attribute__((constructor)) static void GpaprofAgentLoad() { gpaprof::agent::Agent::Get(); }
+
+extern "C" {
+
+void gpaprofAgentBeginMarker(const char* name, const char* group) {
+    if (auto* agent = gpaprof::agent::Agent::Get()) agent->BeginMarker(name, group);
+}
+
+void gpaprofAgentEndMarker(void) {
+    if (auto* agent = gpaprof::agent::Agent::Get()) agent->EndMarker();
+}
+
+void gpaprofAgentEndMarkerEx(const char* name, const char* group) {
+    if (auto* agent = gpaprof::agent::Agent::Get()) agent->EndMarkerEx(name, group);
+}
+
+void gpaprofAgentPause(void) {
+    if (auto* agent = gpaprof::agent::Agent::Get()) agent->Pause();
+}
+
+void gpaprofAgentResume(void) {
+    if (auto* agent = gpaprof::agent::Agent::Get()) agent->Resume();
+}
+
+int gpaprofAgentIsProfiling(void) {
+    auto* agent = gpaprof::agent::Agent::Get();
+    return agent && agent->Active() ? 1 : 0;
+}
+}

@@ -1,0 +1,127 @@
+// The in-process side of gpaprof that every API part shares (libgpaprof_agent.so): configuration from
+// the command line, the spool every record goes to, thread ids and per-thread call indices, the on/off
+// state (start disabled, delay, duration, the marker API's pause/resume), dispatch filters, perf markers,
+// source locations, and what happens when the process ends: atexit finalizers and crash signals.
+//
+// The OpenCL layer links it; the CUDA injection library will link the same library, so that a process
+// using both APIs has one spool, one call numbering per API and one dispatch order.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/gpaprof/spool/agent_config.h"
+#include "tools/gpaprof/spool/spool_records.h"
+
+#define GPAPROF_AGENT_API __attribute__((visibility("default")))
+
+namespace gpaprof::agent {
+
+// An API part of the trace; its number indexes per-thread counters, its name is the .atp section name.
+enum class Part : uint32_t { OpenCL = 0, Cuda = 1, Hsa = 2 };
+inline constexpr uint32_t kPartCount = 3;
+GPAPROF_AGENT_API const char* PartName(Part part);
+
+// What BeginCall decided for one API call.
+struct CallSlot {
+    std::optional<uint64_t> index;  // the call's CallIndex; absent when the call is not traced
+    bool record = false;            // write its records (false past --maxapicalls)
+};
+
+class GPAPROF_AGENT_API Agent {
+public:
+    // The process's agent, or nullptr when this process was not started by gpaprof (no GPAPROF_CONFIG)
+    // or the configuration could not be used (the reason was printed once).
+    static Agent* Get();
+
+    const AgentConfig& config() const { return config_; }
+
+    // CPU clock of every timestamp in the files: CLOCK_MONOTONIC, nanoseconds.
+    static uint64_t Now();
+    // OS thread id of the calling thread.
+    static uint64_t ThreadId();
+
+    // Whether profiling is on now (start disabled, pause/resume, --startdelay, --profileduration).
+    bool Active() const;
+    void Pause();
+    void Resume();
+
+    // API calls. `excluded`: the API is in the -F list.
+    CallSlot BeginCall(Part part, bool excluded);
+    bool IsExcludedApi(std::string_view name) const;
+
+    // Kernel dispatches: the 1-based execution order of the next dispatch of any API, and whether that
+    // dispatch passes the kernel filters and launch skip/count (counted over dispatches that pass the
+    // name filters).
+    uint64_t NextExecutionOrder();
+    bool ShouldProfileDispatch(const std::string& kernelName);
+
+    // Records; each becomes one write(2) to the spool.
+    void Write(const spool::Record& record);
+
+    // Something the user should know: printed now ("gpaprof: ...") and listed again at the end.
+    void Note(const std::string& message);
+    // Progress of long work, printed at most once a second (and only with progress enabled).
+    void Progress(const std::string& message);
+
+    // Perf markers of the calling thread.
+    void BeginMarker(const char* name, const char* group);
+    void EndMarker();
+    void EndMarkerEx(const char* name, const char* group);
+
+    // --sym: records the application frame that called an API (the first frame outside gpaprof's own
+    // libraries and the modules registered here, e.g. the OpenCL ICD loader).
+    void RecordCaller(Part part, uint64_t index, const char* apiName);
+    void AddSkippedModule(const void* addressInModule);
+
+    // Work to do when the process exits normally (e.g. collect device times of unfinished commands).
+    void AddFinalizer(std::function<void()> finalizer);
+    void RunFinalizers();  // once; from the atexit hook
+
+    // After fork(): the child gets its own spool and forgets the parent's unfinished work.
+    void AfterForkInChild();
+
+private:
+    Agent() = default;
+    bool Initialize();
+    void WriteProcessRecord();
+    void OpenSpool();
+    bool KernelPassesFilters(const std::string& kernelName);
+
+    AgentConfig config_;
+    int spoolFd_ = -1;
+    std::mutex writeMutex_;
+    std::atomic<bool> paused_{false};
+    std::atomic<uint64_t> executionOrder_{0};
+    std::atomic<uint64_t> filteredDispatches_{0};
+    std::optional<std::regex> kernelRegex_;
+    std::mutex filterMutex_;
+    std::unordered_map<std::string, bool> filterCache_;
+    std::mutex finalizerMutex_;
+    std::vector<std::function<void()>> finalizers_;
+    std::atomic<bool> finalized_{false};
+    std::mutex progressMutex_;
+    uint64_t lastProgressNs_ = 0;
+    std::vector<uintptr_t> skippedModules_;  // load bases (dladdr's dli_fbase) of modules --sym skips
+    std::mutex skippedMutex_;
+};
+
+}  // namespace gpaprof::agent
+
+// The marker and control API (include/gpa/gpaprof_markers.h resolves these at run time).
+extern "C" {
+GPAPROF_AGENT_API void gpaprofAgentBeginMarker(const char* name, const char* group);
+GPAPROF_AGENT_API void gpaprofAgentEndMarker(void);
+GPAPROF_AGENT_API void gpaprofAgentEndMarkerEx(const char* name, const char* group);
+GPAPROF_AGENT_API void gpaprofAgentPause(void);
+GPAPROF_AGENT_API void gpaprofAgentResume(void);
+GPAPROF_AGENT_API int gpaprofAgentIsProfiling(void);
+}

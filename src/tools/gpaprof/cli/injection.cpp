@@ -1,0 +1,82 @@
+#include "tools/gpaprof/cli/injection.h"
+
+#include <climits>
+#include <cstdlib>
+
+#include <unistd.h>
+
+#include "tools/gpaprof/spool/agent_config.h"
+
+namespace gpaprof::cli {
+namespace {
+
+bool Readable(const std::string& path) { return access(path.c_str(), R_OK) == 0; }
+
+std::string Directory(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+}  // namespace
+
+std::string LibraryDirectory() {
+    if (const char* custom = std::getenv("GPAPROF_LIB_DIR"); custom && *custom) return custom;
+    char executable[PATH_MAX];
+    const ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0) return "lib";
+    executable[length] = '\0';
+    const std::string candidate = Directory(Directory(executable)) + "/lib";
+    char resolved[PATH_MAX];
+    return realpath(candidate.c_str(), resolved) ? std::string(resolved) : candidate;
+}
+
+std::vector<InjectionPart> FindInjectionParts(const std::string& libraryDirectory, const std::vector<std::string>& apis) {
+    std::vector<InjectionPart> parts;
+    auto wanted = [&](const char* api) {
+        if (apis.empty()) return true;
+        for (const std::string& name : apis) {
+            if (name == api) return true;
+        }
+        return false;
+    };
+    if (wanted("opencl")) {
+        InjectionPart part;
+        part.api = "opencl";
+        part.library = libraryDirectory + "/libgpaprof_opencl_layer.so";
+        part.available = Readable(part.library);
+        if (!part.available) part.problem = "the OpenCL layer " + part.library + " is missing";
+        parts.push_back(part);
+    }
+    if (wanted("cuda")) {
+        InjectionPart part;
+        part.api = "cuda";
+        part.library = libraryDirectory + "/libgpaprof_cuda_injection.so";
+        part.available = Readable(part.library);
+        if (!part.available) part.problem = "CUDA profiling is not part of this build (" + part.library + " is missing)";
+        parts.push_back(part);
+    }
+    return parts;
+}
+
+void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std::string& agentLibrary,
+                             const std::string& configPath, std::map<std::string, std::string>* environment,
+                             std::vector<std::string>* warnings) {
+    (*environment)[kConfigEnv] = configPath;
+    (*environment)[kAgentLibEnv] = agentLibrary;
+    for (const InjectionPart& part : parts) {
+        if (!part.available) continue;
+        if (part.api == "opencl") {
+            // The ICD loader calls the last layer of the list first: gpaprof goes last, nearest the application.
+            std::string& layers = (*environment)["OPENCL_LAYERS"];
+            layers = layers.empty() ? part.library : layers + ":" + part.library;
+        } else if (part.api == "cuda") {
+            std::string& injection = (*environment)["CUDA_INJECTION64_PATH"];
+            if (!injection.empty() && injection != part.library) {
+                warnings->push_back("CUDA_INJECTION64_PATH was " + injection + "; gpaprof replaces it with its own");
+            }
+            injection = part.library;
+        }
+    }
+}
+
+}  // namespace gpaprof::cli

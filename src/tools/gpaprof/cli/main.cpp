@@ -1,0 +1,448 @@
+// gpaprof: runs an application under the profiler and writes <out>.atp, <out>.csv and <out>.occupancy.
+//
+// The work is split between this process and the profiled ones: the application's processes record
+// into a spool (one file per process, one line per record, written as things happen), and gpaprof turns
+// each spool into the files after the process has ended, whether it exited, crashed or was killed.
+#include <algorithm>
+#include <cerrno>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <csignal>
+#include <dirent.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "tools/gpaprof/cli/counter_listing.h"
+#include "tools/gpaprof/cli/injection.h"
+#include "tools/gpaprof/cli/launcher.h"
+#include "tools/gpaprof/cli/options.h"
+#include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/csv_file.h"
+#include "tools/gpaprof/files/file_io.h"
+#include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/session_header.h"
+#include "tools/gpaprof/files/text_fields.h"
+#include "tools/gpaprof/spool/agent_config.h"
+#include "tools/gpaprof/spool/output_template.h"
+#include "tools/gpaprof/spool/spool_assembler.h"
+
+#ifndef GPAPROF_VERSION
+#define GPAPROF_VERSION "0.0.0"
+#endif
+
+namespace gpaprof::cli {
+namespace {
+
+bool g_quiet = false;
+
+void Say(const std::string& message) {
+    if (!g_quiet) std::fprintf(stderr, "gpaprof: %s\n", message.c_str());
+}
+
+void Warn(const std::string& message) { std::fprintf(stderr, "gpaprof: %s\n", message.c_str()); }
+
+uint64_t MonotonicNs() {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+std::string BaseName(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string DirectoryOf(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
+}
+
+std::string Absolute(const std::string& path) {
+    if (!path.empty() && path[0] == '/') return path;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return path;
+    return std::string(cwd) + "/" + path;
+}
+
+// "<distribution or system> Build <x.y.z>", e.g. "Debian GNU/Linux 12 (bookworm) Build 6.1.0".
+std::string OsVersion() {
+    std::string name;
+    std::ifstream release("/etc/os-release");
+    std::string line;
+    while (std::getline(release, line)) {
+        if (line.rfind("PRETTY_NAME=", 0) == 0) {
+            name = line.substr(12);
+            if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+        }
+    }
+    struct utsname system;
+    std::string build;
+    if (uname(&system) == 0) {
+        if (name.empty()) name = system.sysname;
+        const std::string full = system.release;
+        size_t end = 0;
+        int dots = 0;
+        while (end < full.size() && (std::isdigit(static_cast<unsigned char>(full[end])) || (full[end] == '.' && dots < 2))) {
+            if (full[end] == '.') ++dots;
+            ++end;
+        }
+        build = full.substr(0, end);
+        if (!build.empty() && build.back() == '.') build.pop_back();
+    }
+    return name + " Build " + (build.empty() ? std::string("0") : build);
+}
+
+// ',' unless the locale writes decimals with ',' (then ';'), as the original profiler chose.
+char DefaultSeparator() {
+    std::setlocale(LC_NUMERIC, "");
+    const struct lconv* conventions = std::localeconv();
+    const bool commaDecimal = conventions && conventions->decimal_point && std::strcmp(conventions->decimal_point, ",") == 0;
+    std::setlocale(LC_NUMERIC, "C");
+    return commaDecimal ? ';' : ',';
+}
+
+std::vector<std::string> ModeNames(const Options& options) {
+    std::vector<std::string> modes;
+    if (options.trace) modes.push_back("API trace");
+    if (options.counters) modes.push_back("counters");
+    if (options.occupancy) modes.push_back("occupancy");
+    return modes;
+}
+
+std::string Join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+    return text;
+}
+
+bool MakeDirectories(const std::string& directory, std::string* error) {
+    std::error_code code;
+    std::filesystem::create_directories(directory, code);
+    if (code) {
+        *error = "cannot create " + directory + ": " + code.message();
+        return false;
+    }
+    return true;
+}
+
+struct SpoolFile {
+    long pid = 0;
+    std::string path;
+};
+
+std::vector<SpoolFile> ListSpools(const std::string& directory) {
+    std::vector<SpoolFile> spools;
+    DIR* dir = opendir(directory.c_str());
+    if (!dir) return spools;
+    while (dirent* entry = readdir(dir)) {
+        const std::string name = entry->d_name;
+        const std::string suffix = ".spool";
+        if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+        std::optional<uint64_t> pid = ParseUnsigned(std::string_view(name).substr(0, name.size() - suffix.size()));
+        if (pid) spools.push_back({static_cast<long>(*pid), directory + "/" + name});
+    }
+    closedir(dir);
+    std::sort(spools.begin(), spools.end(), [](const SpoolFile& a, const SpoolFile& b) { return a.pid < b.pid; });
+    return spools;
+}
+
+bool Alive(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM; }
+
+std::string SignalName(int signal) {
+    const char* description = strsignal(signal);
+    std::string name;
+    switch (signal) {
+        case SIGSEGV: name = "SIGSEGV"; break;
+        case SIGABRT: name = "SIGABRT"; break;
+        case SIGBUS: name = "SIGBUS"; break;
+        case SIGFPE: name = "SIGFPE"; break;
+        case SIGILL: name = "SIGILL"; break;
+        case SIGKILL: name = "SIGKILL"; break;
+        case SIGTERM: name = "SIGTERM"; break;
+        case SIGINT: name = "SIGINT"; break;
+        case SIGQUIT: name = "SIGQUIT"; break;
+        case SIGHUP: name = "SIGHUP"; break;
+        default: name = "signal " + std::to_string(signal);
+    }
+    return description ? name + " (" + description + ")" : name;
+}
+
+void RemoveDirectory(const std::string& directory) {
+    std::error_code code;
+    std::filesystem::remove_all(directory, code);
+}
+
+int RunWithoutProfiling(const Options& options, const std::map<std::string, std::string>& environment) {
+    LaunchResult result = RunApplication(options.command, environment, options.workingDirectory);
+    if (!result.started) Warn(result.problem);
+    if (result.signaled) Warn("the application was killed by " + SignalName(result.signal));
+    return result.exitCode;
+}
+
+int Main(int argc, char** argv) {
+    Options options;
+    std::string error;
+    if (!ParseOptions(argc, argv, &options, &error)) {
+        Warn(error);
+        return 2;
+    }
+    g_quiet = options.quiet;
+    if (options.help) {
+        std::fputs(HelpText().c_str(), stdout);
+        return 0;
+    }
+    if (options.version) {
+        std::printf("gpaprof %s\n", GPAPROF_VERSION);
+        return 0;
+    }
+    if (options.listCounters) return ListCounters();
+    if (options.command.empty()) {
+        Warn("no application given; usage: gpaprof [options] -- <application> [arguments] (gpaprof --help)");
+        return 2;
+    }
+    if (!options.trace && !options.counters && !options.occupancy) {
+        options.trace = true;
+        Say("no mode given (-t, -p, -O): tracing the API (-t)");
+    }
+    if (options.sourceSymbols && !options.trace) Say("--sym adds to the API trace; it has no effect without -t");
+
+    const char separator = options.separator.value_or(DefaultSeparator());
+    std::string outputTemplate = StripProfilerExtension(options.output.empty() ? std::string("session1") : options.output);
+    if (!ValidateOutputTemplate(outputTemplate, &error)) {
+        Warn(error);
+        return 2;
+    }
+    outputTemplate = Absolute(outputTemplate);
+
+    // The application's environment.
+    std::map<std::string, std::string> environment =
+        options.fullEnvironment ? std::map<std::string, std::string>{} : CurrentEnvironment();
+    if (options.fullEnvironment) {
+        // Without these nothing runs; they are not the application's settings.
+        for (const char* keep : {"PATH", "HOME", "TMPDIR"}) {
+            if (const char* value = std::getenv(keep)) environment[keep] = value;
+        }
+    }
+    std::vector<EnvironmentVariable> headerEnvironment;
+    for (const std::string& entry : options.environment) {
+        const size_t equals = entry.find('=');
+        environment[entry.substr(0, equals)] = entry.substr(equals + 1);
+        headerEnvironment.push_back({entry.substr(0, equals), entry.substr(equals + 1)});
+    }
+    const std::map<std::string, std::string> plainEnvironment = environment;
+
+    // Can profiling start? If not, say why and run the application anyway.
+    const std::string libraryDirectory = LibraryDirectory();
+    const std::string agentLibrary = libraryDirectory + "/libgpaprof_agent.so";
+    std::vector<InjectionPart> parts = FindInjectionParts(libraryDirectory, options.apis);
+    std::vector<std::string> available;
+    for (const InjectionPart& part : parts) {
+        if (part.available) {
+            available.push_back(part.api == "opencl" ? "OpenCL" : "CUDA");
+        } else if (!options.apis.empty() || part.api == "opencl") {
+            Warn(part.problem);
+        }
+    }
+    std::string cannotProfile;
+    if (access(agentLibrary.c_str(), R_OK) != 0) {
+        cannotProfile = "the agent library " + agentLibrary + " is missing";
+    } else if (available.empty()) {
+        cannotProfile = "no API part can be injected";
+    }
+    const char* temporaryRoot = std::getenv("TMPDIR");
+    std::string spoolDirectory = std::string(temporaryRoot && *temporaryRoot ? temporaryRoot : "/tmp") + "/gpaprof-XXXXXX";
+    if (cannotProfile.empty() && !mkdtemp(spoolDirectory.data())) {
+        cannotProfile = "cannot create a spool directory under " + DirectoryOf(spoolDirectory) + ": " + std::strerror(errno);
+    }
+    if (cannotProfile.empty() && outputTemplate.find('%') == std::string::npos &&
+        !MakeDirectories(DirectoryOf(outputTemplate), &error)) {
+        cannotProfile = error;
+    }
+
+    AgentConfig config;
+    if (cannotProfile.empty()) {
+        config.trace = options.trace;
+        config.counters = options.counters;
+        config.occupancy = options.occupancy;
+        config.sourceSymbols = options.sourceSymbols;
+        config.counterNames = options.counterNames;
+        config.kernels = options.kernels;
+        config.kernelRegex = options.kernelRegex;
+        config.launchSkip = options.launchSkip;
+        config.launchCount = options.launchCount;
+        config.maxApiCalls = options.maxApiCalls;
+        config.excludedApis = options.excludedApis;
+        config.startDisabled = options.startDisabled;
+        config.startDelayMs = options.startDelayMs;
+        config.durationMs = options.durationMs;
+        config.forceSinglePass = options.forceSinglePass;
+        config.forcePasses = options.forcePasses;
+        config.progress = options.progress && !options.quiet;
+        config.spoolDirectory = spoolDirectory;
+        config.outputTemplate = outputTemplate;
+        config.listSeparator = separator;
+        config.launchTimeNs = MonotonicNs();
+        if (!WriteTextFile(spoolDirectory + "/config", config.Serialize(), &error)) cannotProfile = error;
+    }
+    if (!cannotProfile.empty()) {
+        Warn("cannot profile: " + cannotProfile + "; running the application without profiling");
+        if (spoolDirectory.find("XXXXXX") == std::string::npos) RemoveDirectory(spoolDirectory);
+        return RunWithoutProfiling(options, plainEnvironment);
+    }
+    std::vector<std::string> warnings;
+    AddInjectionEnvironment(parts, agentLibrary, spoolDirectory + "/config", &environment, &warnings);
+    for (const std::string& warning : warnings) Warn(warning);
+
+    Say("profiling " + Join(options.command, " ") + " (" + Join(ModeNames(options), ", ") + "; " + Join(available, ", ") + ")");
+    const LaunchResult result = RunApplication(options.command, environment, options.workingDirectory);
+    if (!result.started) {
+        Warn(result.problem);
+        RemoveDirectory(spoolDirectory);
+        return result.exitCode;
+    }
+
+    // Processes the application started may outlive it for a moment.
+    std::vector<SpoolFile> spools = ListSpools(spoolDirectory);
+    std::set<long> stillRunning;
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        stillRunning.clear();
+        for (const SpoolFile& spool : spools) {
+            if (spool.pid != result.pid && Alive(spool.pid)) stillRunning.insert(spool.pid);
+        }
+        if (stillRunning.empty()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+
+    AssemblyOptions assembly;
+    assembly.trace = options.trace;
+    assembly.counters = options.counters;
+    assembly.occupancy = options.occupancy;
+    assembly.profilerVersion = GPAPROF_VERSION;
+    assembly.osVersion = OsVersion();
+    if (!options.environment.empty() || options.fullEnvironment) {
+        assembly.fullEnvironment = options.fullEnvironment;
+        assembly.environment = headerEnvironment;
+    }
+    assembly.excludedApis = options.excludedApis;
+    assembly.listSeparator = separator;
+    assembly.forceSinglePass = options.forceSinglePass;
+    if (!options.kernels.empty()) assembly.kernelsProfiled = options.kernels;
+    assembly.maxKernelsToProfile = options.launchCount;
+
+    // Output names: the one each process resolved; when several collide, all but the application's own
+    // process get .<pid> added.
+    struct Output {
+        SpoolFile spool;
+        std::string base;
+    };
+    std::vector<Output> outputs;
+    std::map<std::string, int> uses;
+    for (const SpoolFile& spool : spools) {
+        std::ifstream in(spool.path);
+        std::string first;
+        std::getline(in, first);
+        std::string base;
+        std::string decodeError;
+        if (auto record = spool::Decode(first, &decodeError)) {
+            if (auto* process = std::get_if<spool::ProcessRecord>(&*record)) base = process->outputBase;
+        }
+        if (base.empty()) base = ResolveOutputTemplate(outputTemplate, spool.pid, [](const std::string&) { return std::nullopt; }, nullptr);
+        outputs.push_back({spool, base});
+        ++uses[base];
+    }
+    for (Output& output : outputs) {
+        if (uses[output.base] > 1 && output.spool.pid != result.pid) output.base += "." + std::to_string(output.spool.pid);
+    }
+
+    Addr2LineResolver resolver;
+    bool wroteAny = false;
+    for (const Output& output : outputs) {
+        std::string spoolError;
+        std::optional<std::string> text = ReadTextFile(output.spool.path, &spoolError);
+        if (!text) {
+            Warn(spoolError);
+            continue;
+        }
+        AssemblyOptions perProcess = assembly;
+        perProcess.displayName = options.sessionName.empty() ? BaseName(output.base) : options.sessionName;
+        AssembledProcess assembled = AssembleSpool(*text, perProcess, &resolver);
+        if (!MakeDirectories(DirectoryOf(output.base), &error)) {
+            Warn(error);
+            continue;
+        }
+        std::vector<std::string> written;
+        if (assembled.atp) {
+            if (WriteAtpFile(output.base + ".atp", *assembled.atp, &error)) {
+                size_t threads = 0;
+                for (const auto& part : assembled.atp->parts) threads += part.threads.size();
+                written.push_back(output.base + ".atp (" + std::to_string(assembled.apiCalls) + " API calls, " +
+                                  std::to_string(threads) + " threads)");
+            } else {
+                Warn(error);
+            }
+        }
+        if (assembled.csv) {
+            if (WriteCsvFile(output.base + ".csv", *assembled.csv, &error)) {
+                written.push_back(output.base + ".csv (" + std::to_string(assembled.csv->rows.size()) + " dispatches)");
+            } else {
+                Warn(error);
+            }
+        }
+        if (assembled.occupancy) {
+            if (WriteOccupancyFile(output.base + ".occupancy", *assembled.occupancy, &error)) {
+                written.push_back(output.base + ".occupancy (" + std::to_string(assembled.occupancy->rows.size()) + " rows)");
+            } else {
+                Warn(error);
+            }
+        }
+        wroteAny = wroteAny || !written.empty();
+        const std::string who = output.spool.pid == result.pid ? std::string("") : "process " + std::to_string(output.spool.pid) + ": ";
+        for (const std::string& file : written) Say(who + "wrote " + file);
+        if (assembled.signal && !assembled.signal->values.empty() && output.spool.pid != result.pid) {
+            std::optional<uint64_t> signal = ParseUnsigned(assembled.signal->values[0]);
+            Warn(who + "died of " + SignalName(static_cast<int>(signal.value_or(0))) +
+                 "; its files hold everything recorded before");
+        }
+        if (assembled.unfinishedCommands > 0) {
+            Say(who + std::to_string(assembled.unfinishedCommands) +
+                " enqueued commands never completed; their device times are 0 in the .atp");
+        }
+        if (stillRunning.count(output.spool.pid)) {
+            Warn(who + "was still running when the application ended; its files hold what it recorded so far");
+        }
+        if (!resolver.problem().empty() && options.sourceSymbols) Say(resolver.problem());
+    }
+    if (spools.empty()) {
+        Warn("no OpenCL activity was recorded: the application made no OpenCL calls, or its OpenCL ICD loader does "
+             "not load layers (OPENCL_LAYERS needs ocl-icd 2.3 or newer, or the Khronos ICD loader); no files written");
+    }
+
+    if (result.signaled) {
+        Warn("the application was killed by " + SignalName(result.signal) +
+             (wroteAny ? "; the files hold everything recorded before it died" : ""));
+    } else {
+        Say("the application exited with code " + std::to_string(result.exitCode));
+    }
+    if (options.keepTemporary || !stillRunning.empty()) {
+        Say("spool kept in " + spoolDirectory);
+    } else {
+        RemoveDirectory(spoolDirectory);
+    }
+    return result.exitCode;
+}
+
+}  // namespace
+}  // namespace gpaprof::cli
+
+int main(int argc, char** argv) { return gpaprof::cli::Main(argc, argv); }

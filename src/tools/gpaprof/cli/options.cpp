@@ -1,0 +1,322 @@
+#include "tools/gpaprof/cli/options.h"
+
+#include <fstream>
+#include <functional>
+#include <map>
+
+#include "tools/gpaprof/files/text_fields.h"
+
+namespace gpaprof::cli {
+namespace {
+
+// Names listed in a file: one per line or comma-separated; '#' starts a comment.
+bool ReadNameList(const std::string& path, std::vector<std::string>* names, std::string* error) {
+    std::ifstream in(path);
+    if (!in) {
+        *error = "cannot read " + path;
+        return false;
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t comment = line.find('#');
+        if (comment != std::string::npos) line.resize(comment);
+        for (std::string_view item : SplitOn(line, ',')) {
+            std::string_view name = Trim(item);
+            if (!name.empty()) names->emplace_back(name);
+        }
+    }
+    return true;
+}
+
+bool ReadEnvironmentFile(const std::string& path, std::vector<std::string>* variables, std::string* error) {
+    std::ifstream in(path);
+    if (!in) {
+        *error = "cannot read " + path;
+        return false;
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+        std::string_view text = Trim(line);
+        if (text.empty() || text.front() == '#') continue;
+        if (text.find('=') == std::string_view::npos || text.front() == '=') {
+            *error = path + ": '" + std::string(text) + "' is not NAME=VALUE";
+            return false;
+        }
+        variables->emplace_back(text);
+    }
+    return true;
+}
+
+bool ParseNumber(const std::string& option, const std::string& text, uint64_t* value, std::string* error) {
+    std::optional<uint64_t> parsed = ParseUnsigned(text);
+    if (!parsed) {
+        *error = option + " needs a non-negative number, not '" + text + "'";
+        return false;
+    }
+    *value = *parsed;
+    return true;
+}
+
+struct OptionSpec {
+    std::vector<std::string> names;
+    bool takesValue;
+    std::function<bool(Options&, const std::string&, std::string*)> apply;
+};
+
+const std::vector<OptionSpec>& Specs() {
+    static const std::vector<OptionSpec> specs = {
+        {{"-t", "--apitrace"}, false, [](Options& o, const std::string&, std::string*) { return o.trace = true; }},
+        {{"-p", "--perfcounter"}, false, [](Options& o, const std::string&, std::string*) { return o.counters = true; }},
+        {{"-O", "--occupancy"}, false, [](Options& o, const std::string&, std::string*) { return o.occupancy = true; }},
+        {{"-y", "--sym"}, false, [](Options& o, const std::string&, std::string*) { return o.sourceSymbols = true; }},
+        {{"-o", "--outputfile"}, true, [](Options& o, const std::string& v, std::string*) { o.output = v; return true; }},
+        {{"-N", "--sessionname"}, true,
+         [](Options& o, const std::string& v, std::string*) { o.sessionName = v; return true; }},
+        {{"--counters"}, true,
+         [](Options& o, const std::string& v, std::string*) {
+             for (std::string_view name : SplitOn(v, ',')) {
+                 if (!Trim(name).empty()) o.counterNames.emplace_back(Trim(name));
+             }
+             return true;
+         }},
+        {{"-c", "--counterfile"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             o.counterFiles.push_back(v);
+             return ReadNameList(v, &o.counterNames, e);
+         }},
+        {{"-K", "--kernellistfile"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             o.kernelListFile = v;
+             return ReadNameList(v, &o.kernels, e);
+         }},
+        {{"-k", "--kernel-regex"}, true,
+         [](Options& o, const std::string& v, std::string*) { o.kernelRegex = v; return true; }},
+        {{"--launch-skip"}, true,
+         [](Options& o, const std::string& v, std::string* e) { return ParseNumber("--launch-skip", v, &o.launchSkip, e); }},
+        {{"-x", "--maxkernels", "--launch-count"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             uint64_t count = 0;
+             if (!ParseNumber("--launch-count", v, &count, e)) return false;
+             o.launchCount = count;
+             return true;
+         }},
+        {{"-s", "--separator"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             std::string value = v == "\\t" ? std::string("\t") : v;
+             if (value.size() != 1 || value == " " || value == "#" || value == "\"") {
+                 *e = "--separator needs one character other than space, '#' and '\"', not '" + v + "'";
+                 return false;
+             }
+             o.separator = value[0];
+             return true;
+         }},
+        {{"-F", "--apifilterfile"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             o.apiFilterFile = v;
+             return ReadNameList(v, &o.excludedApis, e);
+         }},
+        {{"-M", "--maxapicalls"}, true,
+         [](Options& o, const std::string& v, std::string* e) { return ParseNumber("--maxapicalls", v, &o.maxApiCalls, e); }},
+        {{"--startdisabled", "--start-disabled"}, false,
+         [](Options& o, const std::string&, std::string*) { return o.startDisabled = true; }},
+        {{"-d", "--startdelay"}, true,
+         [](Options& o, const std::string& v, std::string* e) { return ParseNumber("--startdelay", v, &o.startDelayMs, e); }},
+        {{"-D", "--profileduration"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             return ParseNumber("--profileduration", v, &o.durationMs, e);
+         }},
+        {{"-e", "--envvar"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             if (v.find('=') == std::string::npos || v.front() == '=') {
+                 *e = "--envvar needs NAME=VALUE, not '" + v + "'";
+                 return false;
+             }
+             o.environment.push_back(v);
+             return true;
+         }},
+        {{"-E", "--envvarfile"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             o.environmentFile = v;
+             return ReadEnvironmentFile(v, &o.environment, e);
+         }},
+        {{"-f", "--fullenv"}, false, [](Options& o, const std::string&, std::string*) { return o.fullEnvironment = true; }},
+        {{"-w", "--workingdirectory"}, true,
+         [](Options& o, const std::string& v, std::string*) { o.workingDirectory = v; return true; }},
+        {{"-l", "--list"}, false, [](Options& o, const std::string&, std::string*) { return o.listCounters = true; }},
+        {{"--singlepass"}, false, [](Options& o, const std::string&, std::string*) { return o.forceSinglePass = true; }},
+        {{"--force-passes"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             uint64_t passes = 0;
+             if (!ParseNumber("--force-passes", v, &passes, e)) return false;
+             if (passes < 1 || passes > 64) {
+                 *e = "--force-passes takes 1 to 64";
+                 return false;
+             }
+             o.forcePasses = static_cast<uint32_t>(passes);
+             return true;
+         }},
+        {{"--keep-temp"}, false, [](Options& o, const std::string&, std::string*) { return o.keepTemporary = true; }},
+        {{"--no-progress"}, false,
+         [](Options& o, const std::string&, std::string*) {
+             o.progress = false;
+             return true;
+         }},
+        {{"-q", "--quiet"}, false, [](Options& o, const std::string&, std::string*) { return o.quiet = true; }},
+        {{"--api"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             for (std::string_view name : SplitOn(v, ',')) {
+                 const std::string api(Trim(name));
+                 if (api != "opencl" && api != "cuda") {
+                     *e = "--api takes opencl and/or cuda, not '" + api + "'";
+                     return false;
+                 }
+                 o.apis.push_back(api);
+             }
+             return true;
+         }},
+        {{"-h", "--help"}, false, [](Options& o, const std::string&, std::string*) { return o.help = true; }},
+        {{"-v", "--version"}, false, [](Options& o, const std::string&, std::string*) { return o.version = true; }},
+    };
+    return specs;
+}
+
+const OptionSpec* Find(const std::string& name) {
+    for (const OptionSpec& spec : Specs()) {
+        for (const std::string& known : spec.names) {
+            if (known == name) return &spec;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
+    int i = 1;
+    for (; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--") {
+            ++i;
+            break;
+        }
+        if (arg.empty() || arg[0] != '-' || arg == "-") break;  // the application starts here
+        std::string value;
+        bool hasValue = false;
+        if (arg.rfind("--", 0) == 0) {
+            const size_t equals = arg.find('=');
+            if (equals != std::string::npos) {
+                value = arg.substr(equals + 1);
+                arg.resize(equals);
+                hasValue = true;
+            }
+        }
+        const OptionSpec* spec = Find(arg);
+        if (!spec && arg.size() > 2 && arg[1] != '-') {
+            // Short options bundled (-tpO) or with their value attached (-oout).
+            const OptionSpec* first = Find(arg.substr(0, 2));
+            if (first && first->takesValue) {
+                if (!first->apply(*options, arg.substr(2), error)) return false;
+                continue;
+            }
+            for (size_t c = 1; c < arg.size(); ++c) {
+                const OptionSpec* flag = Find(std::string("-") + arg[c]);
+                if (!flag || flag->takesValue) {
+                    *error = "unknown option '" + arg + "' (gpaprof --help lists the options)";
+                    return false;
+                }
+                flag->apply(*options, "", error);
+            }
+            continue;
+        }
+        if (!spec) {
+            *error = "unknown option '" + arg + "' (gpaprof --help lists the options)";
+            return false;
+        }
+        if (spec->takesValue && !hasValue) {
+            if (i + 1 >= argc) {
+                *error = arg + " needs a value";
+                return false;
+            }
+            value = argv[++i];
+        } else if (!spec->takesValue && hasValue) {
+            *error = arg + " takes no value";
+            return false;
+        }
+        if (!spec->apply(*options, value, error)) return false;
+    }
+    for (; i < argc; ++i) options->command.emplace_back(argv[i]);
+    return true;
+}
+
+std::string HelpText() {
+    return R"(gpaprof - profile an unmodified OpenCL (and, where built, CUDA) application
+
+usage: gpaprof [options] [--] <application> [arguments...]
+
+Modes (combine any of them; with none, -t is used):
+  -t, --apitrace           API trace: every API call of every thread with its arguments, return value and
+                           CPU times, device times of enqueued commands (on the CPU clock), perf markers.
+                           Writes <out>.atp.
+  -p, --perfcounter        Counters per kernel dispatch: one row per dispatch with its statistics and the
+                           counters. Writes <out>.csv. Dispatches are serialised (each is waited for).
+  -O, --occupancy          Theoretical occupancy per dispatch, with the resources that limit it.
+                           Writes <out>.occupancy.
+
+Output:
+  -o, --outputfile <out>   Output name, without extension (default: session1 in the current directory).
+                           %p is replaced by the process id, %q{NAME} by the value of environment variable
+                           NAME in the profiled process (e.g. %q{RANK} under torchrun,
+                           %q{OMPI_COMM_WORLD_RANK} under mpirun), %% by %. Every profiled process writes
+                           its own files; when two would collide, the later ones get .<pid> added.
+  -N, --sessionname <name> Session name written into the files (default: the output's file name).
+  -s, --separator <c>      List separator of the .csv and .occupancy files (default ',', ';' where the
+                           locale writes decimals with ',').
+
+Counters (-p):
+      --counters <a,b,...> Counters to collect, in column order (default: GPUTime).
+  -c, --counterfile <file> Counters to collect, one per line; may be given more than once.
+  -l, --list               List the counters of every OpenCL device, then exit.
+      --singlepass         Never replay a dispatch: counters that need more passes are NA.
+
+Which dispatches (-p and -O; the trace always has every call):
+  -K, --kernellistfile <f> Only kernels named in the file (one per line).
+  -k, --kernel-regex <re>  Only kernels whose name matches the regular expression (ECMAScript).
+      --launch-skip <n>    Skip the first n dispatches that pass the name filters.
+  -x, --maxkernels <n>     Profile at most n dispatches (also --launch-count).
+
+Trace (-t):
+  -F, --apifilterfile <f>  APIs not to trace, one per line (e.g. clGetEventInfo).
+  -M, --maxapicalls <n>    At most n traced calls per thread (default 1000000).
+  -y, --sym                Where each API call came from: function, file and line (needs debug info;
+                           addr2line from binutils), else the symbol and offset.
+
+When:
+      --startdisabled      Record nothing until the application calls gpaprofResume() (see
+                           include/gpa/gpaprof_markers.h: gpaprofPause/gpaprofResume/gpaprofBeginMarker).
+  -d, --startdelay <ms>    Record nothing during the first <ms> milliseconds.
+  -D, --profileduration <ms>  Stop recording <ms> milliseconds after recording started.
+
+Application:
+  -e, --envvar NAME=VALUE  Set an environment variable for the application (repeatable).
+  -E, --envvarfile <file>  Environment variables from a file, NAME=VALUE per line.
+  -f, --fullenv            The application gets only the -e/-E variables (plus gpaprof's own).
+  -w, --workingdirectory <dir>  Run the application in <dir>.
+      --api <opencl,cuda>  Profile only these APIs (default: every API part that is installed).
+
+Other:
+      --no-progress        No progress messages during long replays.
+  -q, --quiet              Only errors on stderr.
+      --keep-temp          Keep the spool directory (what the processes recorded) for inspection.
+      --force-passes <n>   Testing aid: replay every profiled dispatch into n passes (memory saved and
+                           restored around each) although its counters need one.
+  -h, --help               This text.
+  -v, --version            gpaprof's version.
+
+gpaprof returns the application's exit code, or 128+N when the application was killed by signal N.
+The files are complete for everything that ran even when the application crashes, aborts or never
+releases its objects. When profiling cannot start (no layer library, no OpenCL layer support), gpaprof
+says why and still runs the application. Files and their layouts: docs/profiler_files.md; usage: docs/gpaprof.md.
+)";
+}
+
+}  // namespace gpaprof::cli

@@ -1,0 +1,54 @@
+// gpaprof's command line: rcprof's option names where rcprof had the option, the rest named like the
+// tools users know (nsys, ncu). `gpaprof --help` prints the text of HelpText().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpaprof::cli {
+
+struct Options {
+    bool trace = false;                  // -t
+    bool counters = false;               // -p
+    bool occupancy = false;              // -O
+    bool sourceSymbols = false;          // -y / --sym
+    std::string output;                  // -o
+    std::string sessionName;             // -N
+    std::vector<std::string> counterNames;   // --counters and -c files, in order
+    std::vector<std::string> counterFiles;   // -c
+    std::string kernelListFile;          // -K
+    std::vector<std::string> kernels;    // from -K
+    std::string kernelRegex;             // -k / --kernel-regex
+    uint64_t launchSkip = 0;             // --launch-skip
+    std::optional<uint64_t> launchCount; // -x / --maxkernels / --launch-count
+    std::optional<char> separator;       // -s
+    std::string apiFilterFile;           // -F
+    std::vector<std::string> excludedApis;
+    uint64_t maxApiCalls = 1000000;      // -M
+    bool startDisabled = false;          // --startdisabled
+    uint64_t startDelayMs = 0;           // -d
+    uint64_t durationMs = 0;             // -D
+    std::vector<std::string> environment;  // -e NAME=VALUE, and -E file lines
+    std::string environmentFile;         // -E
+    bool fullEnvironment = false;        // -f
+    std::string workingDirectory;        // -w
+    bool listCounters = false;           // -l
+    bool forceSinglePass = false;        // --singlepass
+    uint32_t forcePasses = 0;            // --force-passes (testing aid)
+    bool keepTemporary = false;          // --keep-temp
+    bool progress = true;                // --no-progress turns it off
+    bool quiet = false;                  // -q
+    std::vector<std::string> apis;       // --api opencl,cuda (default: every part that is built)
+    bool help = false;
+    bool version = false;
+    std::vector<std::string> command;    // the application and its arguments
+};
+
+// Parses argv; false with the reason in *error. Reads the -c, -K, -F and -E files.
+bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
+
+std::string HelpText();
+
+}  // namespace gpaprof::cli

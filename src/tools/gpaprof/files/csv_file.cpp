@@ -1,0 +1,375 @@
+#include "tools/gpaprof/files/csv_file.h"
+
+#include <algorithm>
+
+#include "tools/gpaprof/files/file_io.h"
+#include "tools/gpaprof/files/session_header.h"
+#include "tools/gpaprof/files/strict_check.h"
+#include "tools/gpaprof/files/text_fields.h"
+
+namespace gpaprof {
+namespace {
+
+constexpr const char* kMethod = "Method";
+constexpr const char* kExecutionOrder = "ExecutionOrder";
+constexpr const char* kThreadId = "ThreadID";
+constexpr const char* kCallIndex = "CallIndex";
+constexpr const char* kGlobalWorkSize = "GlobalWorkSize";
+constexpr const char* kWorkGroupSize = "WorkGroupSize";
+constexpr const char* kTime = "Time";
+constexpr const char* kLocalMemSize = "LocalMemSize";
+constexpr const char* kVgprs = "VGPRs";
+constexpr const char* kSgprs = "SGPRs";
+constexpr const char* kScratchRegs = "ScratchRegs";
+constexpr const char* kKernelOccupancy = "KernelOccupancy";
+
+bool IsStatisticColumn(std::string_view name) {
+    for (const char* known : {kMethod, kExecutionOrder, kThreadId, kCallIndex, kGlobalWorkSize, kWorkGroupSize, kTime,
+                              kLocalMemSize, kVgprs, kSgprs, kScratchRegs, kKernelOccupancy}) {
+        if (name == known) return true;
+    }
+    return false;
+}
+
+std::string OptionalUnsigned(const std::optional<uint64_t>& value) {
+    return value ? std::to_string(*value) : std::string("NA");
+}
+
+std::string FormatSize(const WorkSize& size, int width) {
+    std::string text = "{";
+    for (int i = 0; i < 3; ++i) {
+        if (i) text += ' ';
+        text += FormatUnsigned(size.size[i], width);
+    }
+    return text + "}";
+}
+
+// "{a b c}" with one to three values.
+std::optional<WorkSize> ParseSize(std::string_view text) {
+    text = Trim(text);
+    if (text.size() < 3 || text.front() != '{' || text.back() != '}') return std::nullopt;
+    std::vector<std::string_view> values = SplitWhitespace(text.substr(1, text.size() - 2));
+    if (values.empty() || values.size() > 3) return std::nullopt;
+    WorkSize size;
+    size.dims = 3;
+    for (size_t i = 0; i < values.size(); ++i) {
+        std::optional<uint64_t> value = ParseUnsigned(values[i]);
+        if (!value) return std::nullopt;
+        size.size[i] = *value;
+    }
+    return size;
+}
+
+std::optional<std::optional<uint64_t>> ParseOptionalUnsigned(std::string_view text) {
+    if (text == "NA") return std::optional<uint64_t>{};
+    std::optional<uint64_t> value = ParseUnsigned(text);
+    if (!value) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+std::vector<std::string> CsvStatisticColumns(CsvFlavor flavor, bool withKernelOccupancy) {
+    std::vector<std::string> columns;
+    if (flavor == CsvFlavor::OpenCL) {
+        columns = {kMethod, kExecutionOrder, kThreadId, kCallIndex, kGlobalWorkSize, kWorkGroupSize,
+                   kTime, kLocalMemSize, kVgprs, kSgprs, kScratchRegs};
+    } else {
+        columns = {kMethod, kExecutionOrder, kThreadId, kGlobalWorkSize, kWorkGroupSize, kLocalMemSize, kVgprs, kSgprs};
+    }
+    if (withKernelOccupancy) columns.push_back(kKernelOccupancy);
+    return columns;
+}
+
+std::string FormatGlobalWorkSize(const WorkSize& size) { return FormatSize(size, 7); }
+
+std::string FormatWorkGroupSize(const WorkSize& size) {
+    return size.specified() ? FormatSize(size, 5) : std::string("NULL");
+}
+
+std::string FormatTimeMs(double milliseconds) { return FormatFixed(milliseconds, 15, 5); }
+
+std::string FormatCounter(const CounterValue& value) {
+    switch (value.kind) {
+        case CounterValue::Kind::Integer: return std::to_string(value.integer);
+        case CounterValue::Kind::Float: return FormatFixed(value.number, 12, 2);
+        case CounterValue::Kind::NotAvailable: break;
+    }
+    return "NA";
+}
+
+std::string WriteCsv(const CsvFile& file) {
+    const SessionInfo& session = file.session;
+    std::vector<std::string> lines;
+    lines.push_back("#ProfileFileVersion=" + OneLine(file.profileFileVersion));
+    lines.push_back("#ProfilerVersion=" + OneLine(session.profilerVersion));
+    lines.push_back("#API=" + OneLine(file.api));
+    lines.push_back("#Application=" + OneLine(session.application));
+    lines.push_back("#ApplicationArgs=" + OneLine(session.applicationArgs));
+    lines.push_back("#WorkingDirectory=" + OneLine(session.workingDirectory));
+    if (session.fullEnvironment) {
+        lines.push_back(std::string("#FullEnvironment=") + (*session.fullEnvironment ? "1" : "0"));
+        for (const EnvironmentVariable& variable : session.environment) {
+            lines.push_back("#EnvVar=" + OneLine(variable.name) + "=" + OneLine(variable.value));
+        }
+    }
+    std::vector<DeviceHeader> devices = session.devices;
+    for (DeviceHeader& device : devices) device.name = OneLine(device.name);
+    AppendDeviceLines(&lines, devices, "#", "=");
+    lines.push_back("#OS Version=" + OneLine(session.osVersion));
+    lines.push_back("#DisplayName=" + OneLine(session.displayName));
+    lines.push_back(std::string("#ListSeparator=") + session.listSeparator);
+    lines.push_back("#ForceSinglePass=" + BoolText(file.forceSinglePass));
+    if (file.kernelsProfiled) {
+        std::string list;
+        for (const std::string& kernel : *file.kernelsProfiled) list += (list.empty() ? "" : ",") + kernel;
+        lines.push_back("#KernelsProfiled=" + OneLine(list));
+    }
+    if (file.maxKernelsToProfile) {
+        lines.push_back("#MaxNumberOfKernelsToProfile=" + std::to_string(*file.maxKernelsToProfile));
+    }
+
+    std::vector<std::string> columns = CsvStatisticColumns(file.flavor, file.hasKernelOccupancyColumn);
+    for (const std::string& counter : file.counterNames) columns.push_back(counter);
+    const char separator = session.listSeparator;
+    lines.push_back(JoinFields(columns, separator, true));
+
+    for (const DispatchRow& row : file.rows) {
+        std::vector<std::string> fields;
+        fields.push_back(OneLine(row.method));
+        fields.push_back(std::to_string(row.executionOrder));
+        fields.push_back(std::to_string(row.threadId));
+        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(OptionalUnsigned(row.callIndex));
+        fields.push_back(FormatGlobalWorkSize(row.globalWorkSize));
+        fields.push_back(FormatWorkGroupSize(row.workGroupSize));
+        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(row.timeMs ? FormatTimeMs(*row.timeMs) : std::string("NA"));
+        fields.push_back(std::to_string(row.localMemSize));
+        fields.push_back(OptionalUnsigned(row.vgprs));
+        fields.push_back(OptionalUnsigned(row.sgprs));
+        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(OptionalUnsigned(row.scratchRegs));
+        if (file.hasKernelOccupancyColumn) {
+            fields.push_back(row.kernelOccupancy ? FormatFixed(*row.kernelOccupancy, 12, 2) : std::string("NA"));
+        }
+        for (size_t i = 0; i < file.counterNames.size(); ++i) {
+            fields.push_back(i < row.counters.size() ? FormatCounter(row.counters[i]) : std::string("NA"));
+        }
+        lines.push_back(JoinFields(fields, separator, true));
+    }
+
+    std::string text;
+    for (const std::string& line : lines) {
+        text += line;
+        text += '\n';
+    }
+    return text;
+}
+
+Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
+    Parsed<CsvFile> result;
+    CsvFile& file = result.file;
+    file.hasKernelOccupancyColumn = false;
+    auto problem = [&](size_t line, std::string message) { result.problems.push_back({line, std::move(message)}); };
+
+    const std::vector<std::string_view> lines = SplitLines(text);
+    DeviceHeaderParser devices;
+    size_t index = 0;
+    bool sawVersion = false;
+
+    // Header: "#Key=Value" lines up to the column row.
+    for (; index < lines.size(); ++index) {
+        std::string_view line = lines[index];
+        const size_t lineNumber = index + 1;
+        if (line.empty()) continue;
+        if (line.front() != '#') break;
+        std::string_view body = line.substr(1);
+        const size_t equals = body.find('=');
+        if (equals == std::string_view::npos) {
+            problem(lineNumber, "header line without '=': '" + std::string(line) + "'");
+            continue;
+        }
+        const std::string_view key = body.substr(0, equals);
+        const std::string_view value = body.substr(equals + 1);
+        const std::string valueText(value);
+        if (key == "ProfileFileVersion") {
+            file.profileFileVersion = valueText;
+            sawVersion = true;
+        } else if (key == "ProfilerVersion") {
+            file.session.profilerVersion = valueText;
+        } else if (key == "API") {
+            file.api = valueText;
+        } else if (key == "Application") {
+            file.session.application = valueText;
+        } else if (key == "ApplicationArgs") {
+            file.session.applicationArgs = valueText;
+        } else if (key == "WorkingDirectory") {
+            file.session.workingDirectory = valueText;
+        } else if (key == "FullEnvironment") {
+            bool full = false;
+            if (!ParseBoolText(value, &full)) problem(lineNumber, "FullEnvironment must be 0 or 1: '" + valueText + "'");
+            file.session.fullEnvironment = full;
+        } else if (key == "EnvVar") {
+            const size_t nameEnd = value.find('=');
+            if (nameEnd == std::string_view::npos || nameEnd == 0) {
+                problem(lineNumber, "EnvVar must be NAME=VALUE: '" + valueText + "'");
+            } else {
+                file.session.environment.push_back({std::string(value.substr(0, nameEnd)), std::string(value.substr(nameEnd + 1))});
+            }
+        } else if (StartsWith(key, "Device ")) {
+            std::string reason;
+            if (!devices.Accept(key, value, &reason)) problem(lineNumber, reason);
+        } else if (key == "OS Version") {
+            file.session.osVersion = valueText;
+        } else if (key == "DisplayName") {
+            file.session.displayName = valueText;
+        } else if (key == "ListSeparator") {
+            if (value.size() != 1 || value[0] == ' ' || value[0] == '#') {
+                problem(lineNumber, "ListSeparator must be one character: '" + valueText + "'");
+            } else {
+                file.session.listSeparator = value[0];
+            }
+        } else if (key == "ForceSinglePass") {
+            if (!ParseBoolText(value, &file.forceSinglePass)) {
+                problem(lineNumber, "ForceSinglePass must be True or False: '" + valueText + "'");
+            }
+        } else if (key == "KernelsProfiled") {
+            std::vector<std::string> kernels;
+            if (!value.empty()) {
+                for (std::string_view kernel : SplitOn(value, ',')) kernels.emplace_back(Trim(kernel));
+            }
+            file.kernelsProfiled = kernels;
+        } else if (key == "MaxNumberOfKernelsToProfile") {
+            std::optional<uint64_t> count = ParseUnsigned(value);
+            if (!count) problem(lineNumber, "MaxNumberOfKernelsToProfile is not a number: '" + valueText + "'");
+            file.maxKernelsToProfile = count;
+        } else if (options.strictLayout) {
+            problem(lineNumber, "unknown header key '" + std::string(key) + "'");
+        }
+    }
+    file.session.devices = devices.Take();
+    if (!sawVersion) problem(0, "no #ProfileFileVersion header line: not a profiler .csv file");
+
+    if (index >= lines.size()) {
+        problem(0, "no column row (expected a line starting with 'Method')");
+        return result;
+    }
+
+    // Column row.
+    const char separator = file.session.listSeparator;
+    std::vector<std::string> columns;
+    for (std::string_view column : SplitOn(lines[index], separator)) columns.emplace_back(Trim(column));
+    const size_t columnLine = index + 1;
+    if (columns.empty() || columns[0] != kMethod) {
+        problem(columnLine, "the column row must start with 'Method': '" + std::string(lines[index]) + "'");
+        return result;
+    }
+    auto has = [&](const char* name) { return std::find(columns.begin(), columns.end(), name) != columns.end(); };
+    file.flavor = (has(kCallIndex) || has(kTime) || has(kScratchRegs)) ? CsvFlavor::OpenCL : CsvFlavor::HSA;
+    file.hasKernelOccupancyColumn = has(kKernelOccupancy);
+    for (const std::string& column : columns) {
+        if (!IsStatisticColumn(column)) file.counterNames.push_back(column);
+        if (column.empty()) problem(columnLine, "empty column name");
+    }
+    for (const char* required : {kExecutionOrder, kThreadId, kGlobalWorkSize, kWorkGroupSize}) {
+        if (!has(required)) problem(columnLine, std::string("missing column ") + required);
+    }
+    ++index;
+
+    // Rows.
+    for (; index < lines.size(); ++index) {
+        const size_t lineNumber = index + 1;
+        std::string_view line = lines[index];
+        if (Trim(line).empty()) {
+            if (options.strictLayout) problem(lineNumber, "empty line among the rows");
+            continue;
+        }
+        std::vector<std::string_view> fields = SplitOn(line, separator);
+        if (fields.size() != columns.size()) {
+            problem(lineNumber, "row has " + std::to_string(fields.size()) + " fields, the column row has " +
+                                    std::to_string(columns.size()));
+            continue;
+        }
+        DispatchRow row;
+        bool good = true;
+        auto bad = [&](const std::string& column, std::string_view value, const char* expected) {
+            problem(lineNumber, column + " is '" + std::string(value) + "', expected " + expected);
+            good = false;
+        };
+        for (size_t c = 0; c < columns.size(); ++c) {
+            const std::string& column = columns[c];
+            const std::string_view value = Trim(fields[c]);
+            if (column == kMethod) {
+                if (value.empty()) bad(column, value, "a kernel name");
+                row.method = std::string(value);
+            } else if (column == kExecutionOrder || column == kThreadId || column == kLocalMemSize) {
+                std::optional<uint64_t> number = ParseUnsigned(value);
+                if (!number) {
+                    bad(column, value, "an unsigned integer");
+                    continue;
+                }
+                if (column == kExecutionOrder) row.executionOrder = *number;
+                else if (column == kThreadId) row.threadId = *number;
+                else row.localMemSize = *number;
+            } else if (column == kCallIndex || column == kVgprs || column == kSgprs || column == kScratchRegs) {
+                std::optional<std::optional<uint64_t>> number = ParseOptionalUnsigned(value);
+                if (!number) {
+                    bad(column, value, "an unsigned integer or NA");
+                    continue;
+                }
+                if (column == kCallIndex) row.callIndex = *number;
+                else if (column == kVgprs) row.vgprs = *number;
+                else if (column == kSgprs) row.sgprs = *number;
+                else row.scratchRegs = *number;
+            } else if (column == kGlobalWorkSize) {
+                std::optional<WorkSize> size = ParseSize(value);
+                if (!size) bad(column, value, "{x y z}");
+                else row.globalWorkSize = *size;
+            } else if (column == kWorkGroupSize) {
+                if (value == "NULL") continue;
+                std::optional<WorkSize> size = ParseSize(value);
+                if (!size) bad(column, value, "{x y z} or NULL");
+                else row.workGroupSize = *size;
+            } else if (column == kTime || column == kKernelOccupancy) {
+                if (value == "NA") continue;
+                std::optional<double> number = ParseDouble(value);
+                if (!number) {
+                    bad(column, value, "a number or NA");
+                    continue;
+                }
+                if (column == kTime) row.timeMs = *number;
+                else row.kernelOccupancy = *number;
+            } else {
+                if (value == "NA") {
+                    row.counters.push_back(CounterValue::NA(column));
+                } else if (std::optional<uint64_t> integer = ParseUnsigned(value)) {
+                    row.counters.push_back(CounterValue::Int(column, *integer));
+                } else if (std::optional<double> number = ParseDouble(value)) {
+                    row.counters.push_back(CounterValue::Real(column, *number));
+                } else {
+                    bad(column, value, "a number or NA");
+                    row.counters.push_back(CounterValue::NA(column));
+                }
+            }
+        }
+        if (good) file.rows.push_back(std::move(row));
+    }
+
+    if (options.strictLayout && result.ok()) CompareWithLayout(text, WriteCsv(file), &result.problems);
+    return result;
+}
+
+bool WriteCsvFile(const std::string& path, const CsvFile& file, std::string* error) {
+    return WriteTextFile(path, WriteCsv(file), error);
+}
+
+Parsed<CsvFile> ReadCsvFile(const std::string& path, ReadOptions options) {
+    std::string error;
+    std::optional<std::string> text = ReadTextFile(path, &error);
+    if (!text) {
+        Parsed<CsvFile> result;
+        result.problems.push_back({0, error});
+        return result;
+    }
+    return ParseCsv(*text, options);
+}
+
+}  // namespace gpaprof

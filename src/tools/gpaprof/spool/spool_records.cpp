@@ -1,0 +1,502 @@
+#include "tools/gpaprof/spool/spool_records.h"
+
+#include <cstdio>
+
+#include "tools/gpaprof/files/text_fields.h"
+
+namespace gpaprof::spool {
+namespace {
+
+class Writer {
+public:
+    explicit Writer(char type) : line_(1, type) {}
+    Writer& Text(std::string_view text) {
+        line_ += '\t';
+        line_ += EscapeField(text);
+        return *this;
+    }
+    Writer& Number(uint64_t value) { return Text(std::to_string(value)); }
+    Writer& Signed(long value) { return Text(std::to_string(value)); }
+    Writer& Flag(bool value) { return Text(value ? "1" : "0"); }
+    Writer& Real(double value) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", value);
+        return Text(buffer);
+    }
+    Writer& Optional(const std::optional<uint64_t>& value) { return value ? Number(*value) : Text("-"); }
+    Writer& Optional(const std::optional<double>& value) { return value ? Real(*value) : Text("-"); }
+    Writer& OptionalText(const std::optional<std::string>& value) {
+        Flag(value.has_value());
+        return Text(value.value_or(""));
+    }
+    Writer& Size(const WorkSize& size) {
+        Number(size.dims);
+        for (uint64_t value : size.size) Number(value);
+        return *this;
+    }
+    Writer& List(const std::vector<std::string>& values) {
+        Number(values.size());
+        for (const std::string& value : values) Text(value);
+        return *this;
+    }
+    Writer& Numbers(const std::vector<uint64_t>& values) {
+        Number(values.size());
+        for (uint64_t value : values) Number(value);
+        return *this;
+    }
+    std::string Done() { return line_ + '\n'; }
+
+private:
+    std::string line_;
+};
+
+class Reader {
+public:
+    Reader(std::vector<std::string> fields, std::string* error) : fields_(std::move(fields)), error_(error) {}
+    bool ok() const { return ok_; }
+    bool Finished() {
+        if (ok_ && next_ != fields_.size()) Fail("more fields than the record has");
+        return ok_;
+    }
+    std::string Text() {
+        if (!ok_) return {};
+        if (next_ >= fields_.size()) {
+            Fail("record ends early");
+            return {};
+        }
+        return fields_[next_++];
+    }
+    uint64_t Number() {
+        const std::string text = Text();
+        if (!ok_) return 0;
+        std::optional<uint64_t> value = ParseUnsigned(text);
+        if (!value) Fail("'" + text + "' is not a number");
+        return value.value_or(0);
+    }
+    long Signed() {
+        const std::string text = Text();
+        if (!ok_) return 0;
+        std::optional<int64_t> value = ParseSigned(text);
+        if (!value) Fail("'" + text + "' is not a number");
+        return static_cast<long>(value.value_or(0));
+    }
+    bool Flag() {
+        const std::string text = Text();
+        if (ok_ && text != "0" && text != "1") Fail("'" + text + "' is not 0 or 1");
+        return text == "1";
+    }
+    double Real() {
+        const std::string text = Text();
+        if (!ok_) return 0.0;
+        std::optional<double> value = ParseDouble(text);
+        if (!value) Fail("'" + text + "' is not a number");
+        return value.value_or(0.0);
+    }
+    std::optional<uint64_t> OptionalNumber() {
+        if (ok_ && next_ < fields_.size() && fields_[next_] == "-") {
+            ++next_;
+            return std::nullopt;
+        }
+        return Number();
+    }
+    std::optional<double> OptionalReal() {
+        if (ok_ && next_ < fields_.size() && fields_[next_] == "-") {
+            ++next_;
+            return std::nullopt;
+        }
+        return Real();
+    }
+    std::optional<std::string> OptionalText() {
+        const bool present = Flag();
+        std::string text = Text();
+        if (!present) return std::nullopt;
+        return text;
+    }
+    WorkSize Size() {
+        WorkSize size;
+        const uint64_t dims = Number();
+        if (ok_ && dims > 3) Fail("a work size has at most 3 dimensions");
+        size.dims = static_cast<uint32_t>(dims);
+        for (uint64_t& value : size.size) value = Number();
+        return size;
+    }
+    std::vector<std::string> List() {
+        const uint64_t count = Number();
+        std::vector<std::string> values;
+        if (ok_ && count > fields_.size()) Fail("list longer than the record");
+        for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(Text());
+        return values;
+    }
+    std::vector<uint64_t> Numbers() {
+        const uint64_t count = Number();
+        std::vector<uint64_t> values;
+        if (ok_ && count > fields_.size()) Fail("list longer than the record");
+        for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(Number());
+        return values;
+    }
+    void Fail(const std::string& message) {
+        if (ok_) *error_ = message;
+        ok_ = false;
+    }
+
+private:
+    std::vector<std::string> fields_;
+    std::string* error_;
+    size_t next_ = 0;
+    bool ok_ = true;
+};
+
+template <typename T>
+std::optional<Record> Finish(Reader& reader, T&& record) {
+    if (!reader.Finished()) return std::nullopt;
+    return Record(std::forward<T>(record));
+}
+
+void EncodeCall(Writer& w, const ApiCall& call) {
+    w.Number(call.apiType).Text(call.name).OptionalText(call.returnValue).List(call.args).Number(call.start).Number(call.end);
+}
+
+ApiCall DecodeCall(Reader& r) {
+    ApiCall call;
+    const uint64_t type = r.Number();
+    if (type > UINT32_MAX) r.Fail("API type out of range");
+    call.apiType = static_cast<uint32_t>(type);
+    call.name = r.Text();
+    call.returnValue = r.OptionalText();
+    call.args = r.List();
+    call.start = r.Number();
+    call.end = r.Number();
+    return call;
+}
+
+struct Encoder {
+    std::string operator()(const ProcessRecord& p) const {
+        return Writer('P').Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
+            .Text(p.workingDirectory).Text(p.outputBase).Number(p.startNs).Done();
+    }
+    std::string operator()(const DeviceRecord& d) const {
+        const DeviceHeader& h = d.header;
+        return Writer('D').Text(d.key).Text(h.name).Text(h.platformVendor).Text(h.platformName).Text(h.platformVersion)
+            .Text(h.driverVersion).Text(h.runtimeVersion).Number(h.appAddressBits).OptionalText(h.boardName)
+            .OptionalText(h.pcieDeviceId).Done();
+    }
+    std::string operator()(const CounterListRecord& l) const { return Writer('L').Text(l.api).List(l.names).Done(); }
+    std::string operator()(const CallRecord& a) const {
+        Writer w('A');
+        w.Text(a.part).Number(a.threadId).Number(a.index);
+        EncodeCall(w, a.call);
+        return w.Done();
+    }
+    std::string operator()(const CommandRecord& e) const {
+        Writer w('E');
+        w.Text(e.part).Number(e.threadId).Number(e.index).Text(e.deviceKey).Number(e.command.commandType)
+            .Text(e.command.commandName).Number(e.command.queueId).Text(e.command.queueHandle).Number(e.command.contextId)
+            .Text(e.command.contextHandle).Text(e.command.deviceName).Flag(e.kernel.has_value());
+        if (e.kernel) {
+            w.Text(e.kernel->kernelHandle).Text(e.kernel->kernelName).Numbers(e.kernel->globalSize).Numbers(e.kernel->localSize);
+        }
+        w.Optional(e.transferSize);
+        return w.Done();
+    }
+    std::string operator()(const TimesRecord& t) const {
+        return Writer('T').Text(t.part).Number(t.threadId).Number(t.index).Text(t.deviceKey).Number(t.queued)
+            .Number(t.submit).Number(t.start).Number(t.end).Done();
+    }
+    std::string operator()(const CalibrationRecord& c) const {
+        return Writer('C').Text(c.deviceKey).Number(c.cpuBefore).Number(c.cpuAfter).Number(c.deviceTime).Done();
+    }
+    std::string operator()(const DispatchRecord& k) const {
+        const DispatchRow& row = k.row;
+        Writer w('K');
+        w.Text(k.api).Text(row.method).Number(row.executionOrder).Number(row.threadId).Optional(row.callIndex)
+            .Size(row.globalWorkSize).Size(row.workGroupSize).Optional(row.timeMs).Number(row.localMemSize)
+            .Optional(row.vgprs).Optional(row.sgprs).Optional(row.scratchRegs).Optional(row.kernelOccupancy)
+            .Number(row.counters.size());
+        for (const CounterValue& counter : row.counters) {
+            w.Text(counter.name).Number(static_cast<uint64_t>(counter.kind)).Number(counter.integer).Real(counter.number);
+        }
+        return w.Done();
+    }
+    std::string operator()(const OccupancyRecord& o) const {
+        const OccupancyRow& r = o.row;
+        Writer w('O');
+        w.Number(o.executionOrder).Number(r.threadId).Text(r.kernelName).Text(r.deviceName);
+        for (const std::optional<uint64_t>* value :
+             {&r.computeUnits, &r.maxWavesPerComputeUnit, &r.maxWorkGroupsPerComputeUnit, &r.maxVgprs, &r.maxSgprs,
+              &r.maxLds, &r.usedVgprs, &r.usedSgprs, &r.usedLds, &r.waveSize, &r.workGroupSize, &r.wavesPerWorkGroup,
+              &r.maxWorkGroupSize, &r.maxWavesPerWorkGroup, &r.globalWorkSize, &r.maxGlobalWorkSize, &r.vgprLimitedWaves,
+              &r.sgprLimitedWaves, &r.ldsLimitedWaves, &r.workGroupLimitedWaves}) {
+            w.Optional(*value);
+        }
+        w.Optional(r.occupancyPercent).OptionalText(r.graphicsIpVersion).Optional(r.simdsPerComputeUnit);
+        return w.Done();
+    }
+    std::string operator()(const MarkerRecord& m) const {
+        return Writer('M').Number(m.threadId).Number(static_cast<uint64_t>(m.marker.kind)).Number(m.marker.timestamp)
+            .Text(m.marker.name).Text(m.marker.group).Done();
+    }
+    std::string operator()(const SourceRecord& s) const {
+        return Writer('S').Text(s.part).Number(s.threadId).Number(s.index).Text(s.apiName).Text(s.module)
+            .Number(s.address).Number(s.moduleBase).Text(s.symbol).Number(s.symbolAddress).Done();
+    }
+    std::string operator()(const KernelTimestampRecord& q) const {
+        const KernelTimestamp& k = q.entry;
+        return Writer('Q').Text(q.part).Text(q.deviceKey).Text(k.kernelName).Text(k.kernelObject).Number(k.start)
+            .Number(k.end).Text(k.agentName).Text(k.agentHandle).Number(k.queueIndex).Number(k.deviceIndex)
+            .Text(k.packetType).Number(k.packetId).Text(k.packetFields).Done();
+    }
+    std::string operator()(const EventRecord& x) const { return Writer('X').Text(x.kind).List(x.values).Done(); }
+    std::string operator()(const NoteRecord& n) const { return Writer('N').Text(n.message).Done(); }
+};
+
+std::optional<Record> DecodeFields(char type, Reader& r) {
+    switch (type) {
+        case 'P': {
+            ProcessRecord p;
+            p.pid = r.Signed();
+            p.parentPid = r.Signed();
+            p.application = r.Text();
+            p.applicationArgs = r.Text();
+            p.workingDirectory = r.Text();
+            p.outputBase = r.Text();
+            p.startNs = r.Number();
+            return Finish(r, std::move(p));
+        }
+        case 'D': {
+            DeviceRecord d;
+            d.key = r.Text();
+            DeviceHeader& h = d.header;
+            h.name = r.Text();
+            h.platformVendor = r.Text();
+            h.platformName = r.Text();
+            h.platformVersion = r.Text();
+            h.driverVersion = r.Text();
+            h.runtimeVersion = r.Text();
+            h.appAddressBits = static_cast<uint32_t>(r.Number());
+            h.boardName = r.OptionalText();
+            h.pcieDeviceId = r.OptionalText();
+            return Finish(r, std::move(d));
+        }
+        case 'L': {
+            CounterListRecord l;
+            l.api = r.Text();
+            l.names = r.List();
+            return Finish(r, std::move(l));
+        }
+        case 'A': {
+            CallRecord a;
+            a.part = r.Text();
+            a.threadId = r.Number();
+            a.index = r.Number();
+            a.call = DecodeCall(r);
+            return Finish(r, std::move(a));
+        }
+        case 'E': {
+            CommandRecord e;
+            e.part = r.Text();
+            e.threadId = r.Number();
+            e.index = r.Number();
+            e.deviceKey = r.Text();
+            const uint64_t commandType = r.Number();
+            e.command.commandType = static_cast<uint32_t>(commandType);
+            e.command.commandName = r.Text();
+            e.command.queueId = r.Number();
+            e.command.queueHandle = r.Text();
+            e.command.contextId = r.Number();
+            e.command.contextHandle = r.Text();
+            e.command.deviceName = r.Text();
+            if (r.Flag()) {
+                KernelLaunch kernel;
+                kernel.kernelHandle = r.Text();
+                kernel.kernelName = r.Text();
+                kernel.globalSize = r.Numbers();
+                kernel.localSize = r.Numbers();
+                e.kernel = std::move(kernel);
+            }
+            e.transferSize = r.OptionalNumber();
+            return Finish(r, std::move(e));
+        }
+        case 'T': {
+            TimesRecord t;
+            t.part = r.Text();
+            t.threadId = r.Number();
+            t.index = r.Number();
+            t.deviceKey = r.Text();
+            t.queued = r.Number();
+            t.submit = r.Number();
+            t.start = r.Number();
+            t.end = r.Number();
+            return Finish(r, std::move(t));
+        }
+        case 'C': {
+            CalibrationRecord c;
+            c.deviceKey = r.Text();
+            c.cpuBefore = r.Number();
+            c.cpuAfter = r.Number();
+            c.deviceTime = r.Number();
+            return Finish(r, std::move(c));
+        }
+        case 'K': {
+            DispatchRecord k;
+            DispatchRow& row = k.row;
+            k.api = r.Text();
+            row.method = r.Text();
+            row.executionOrder = r.Number();
+            row.threadId = r.Number();
+            row.callIndex = r.OptionalNumber();
+            row.globalWorkSize = r.Size();
+            row.workGroupSize = r.Size();
+            row.timeMs = r.OptionalReal();
+            row.localMemSize = r.Number();
+            row.vgprs = r.OptionalNumber();
+            row.sgprs = r.OptionalNumber();
+            row.scratchRegs = r.OptionalNumber();
+            row.kernelOccupancy = r.OptionalReal();
+            const uint64_t count = r.Number();
+            for (uint64_t i = 0; r.ok() && i < count && i < 4096; ++i) {
+                CounterValue counter;
+                counter.name = r.Text();
+                const uint64_t kind = r.Number();
+                if (kind > 2) r.Fail("unknown counter kind");
+                counter.kind = static_cast<CounterValue::Kind>(kind);
+                counter.integer = r.Number();
+                counter.number = r.Real();
+                row.counters.push_back(std::move(counter));
+            }
+            return Finish(r, std::move(k));
+        }
+        case 'O': {
+            OccupancyRecord o;
+            OccupancyRow& row = o.row;
+            o.executionOrder = r.Number();
+            row.threadId = r.Number();
+            row.kernelName = r.Text();
+            row.deviceName = r.Text();
+            for (std::optional<uint64_t>* value :
+                 {&row.computeUnits, &row.maxWavesPerComputeUnit, &row.maxWorkGroupsPerComputeUnit, &row.maxVgprs,
+                  &row.maxSgprs, &row.maxLds, &row.usedVgprs, &row.usedSgprs, &row.usedLds, &row.waveSize,
+                  &row.workGroupSize, &row.wavesPerWorkGroup, &row.maxWorkGroupSize, &row.maxWavesPerWorkGroup,
+                  &row.globalWorkSize, &row.maxGlobalWorkSize, &row.vgprLimitedWaves, &row.sgprLimitedWaves,
+                  &row.ldsLimitedWaves, &row.workGroupLimitedWaves}) {
+                *value = r.OptionalNumber();
+            }
+            row.occupancyPercent = r.OptionalReal();
+            row.graphicsIpVersion = r.OptionalText();
+            row.simdsPerComputeUnit = r.OptionalNumber();
+            return Finish(r, std::move(o));
+        }
+        case 'M': {
+            MarkerRecord m;
+            m.threadId = r.Number();
+            const uint64_t kind = r.Number();
+            if (kind > 2) r.Fail("unknown marker kind");
+            m.marker.kind = static_cast<PerfMarker::Kind>(kind);
+            m.marker.timestamp = r.Number();
+            m.marker.name = r.Text();
+            m.marker.group = r.Text();
+            return Finish(r, std::move(m));
+        }
+        case 'S': {
+            SourceRecord s;
+            s.part = r.Text();
+            s.threadId = r.Number();
+            s.index = r.Number();
+            s.apiName = r.Text();
+            s.module = r.Text();
+            s.address = r.Number();
+            s.moduleBase = r.Number();
+            s.symbol = r.Text();
+            s.symbolAddress = r.Number();
+            return Finish(r, std::move(s));
+        }
+        case 'Q': {
+            KernelTimestampRecord q;
+            q.part = r.Text();
+            q.deviceKey = r.Text();
+            KernelTimestamp& k = q.entry;
+            k.kernelName = r.Text();
+            k.kernelObject = r.Text();
+            k.start = r.Number();
+            k.end = r.Number();
+            k.agentName = r.Text();
+            k.agentHandle = r.Text();
+            k.queueIndex = r.Number();
+            k.deviceIndex = r.Number();
+            k.packetType = r.Text();
+            k.packetId = r.Number();
+            k.packetFields = r.Text();
+            return Finish(r, std::move(q));
+        }
+        case 'X': {
+            EventRecord x;
+            x.kind = r.Text();
+            x.values = r.List();
+            return Finish(r, std::move(x));
+        }
+        case 'N': {
+            NoteRecord n;
+            n.message = r.Text();
+            return Finish(r, std::move(n));
+        }
+        default:
+            r.Fail(std::string("unknown record type '") + type + "'");
+            return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::string EscapeField(std::string_view text) {
+    std::string escaped;
+    escaped.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '\\': escaped += "\\\\"; break;
+            case '\t': escaped += "\\t"; break;
+            case '\n': escaped += "\\n"; break;
+            case '\r': escaped += "\\r"; break;
+            default: escaped += c;
+        }
+    }
+    return escaped;
+}
+
+std::string UnescapeField(std::string_view text) {
+    std::string plain;
+    plain.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\\' || i + 1 >= text.size()) {
+            plain += text[i];
+            continue;
+        }
+        switch (text[++i]) {
+            case 't': plain += '\t'; break;
+            case 'n': plain += '\n'; break;
+            case 'r': plain += '\r'; break;
+            default: plain += text[i];
+        }
+    }
+    return plain;
+}
+
+std::string Encode(const Record& record) { return std::visit(Encoder{}, record); }
+
+std::optional<Record> Decode(std::string_view line, std::string* error) {
+    if (line.size() < 1) {
+        *error = "empty record";
+        return std::nullopt;
+    }
+    const char type = line[0];
+    std::vector<std::string> fields;
+    if (line.size() > 1) {
+        if (line[1] != '\t') {
+            *error = "record letter not followed by a tab";
+            return std::nullopt;
+        }
+        for (std::string_view field : SplitOn(line.substr(2), '\t')) fields.push_back(UnescapeField(field));
+    }
+    Reader reader(std::move(fields), error);
+    return DecodeFields(type, reader);
+}
+
+}  // namespace gpaprof::spool

@@ -1,0 +1,141 @@
+// The spool: what a profiled process records, as it happens, for gpaprof to turn into files once the
+// process has ended (normally, by a signal, or killed). Each record is one line written with one write(2)
+// to <spool>/<pid>.spool, so everything recorded before a crash is on disk; a record cut short by the
+// crash (no final newline) is ignored.
+//
+// Line format: a record letter, then tab-separated fields; '\\', tab, newline and carriage return inside a
+// field are escaped as \\ \t \n \r. Absent optional numbers are "-". The letters are listed in RecordType.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "tools/gpaprof/files/profile_model.h"
+
+namespace gpaprof::spool {
+
+struct ProcessRecord {            // 'P', first record of every spool
+    long pid = 0;
+    long parentPid = 0;
+    std::string application;      // full path of the executable
+    std::string applicationArgs;
+    std::string workingDirectory;
+    std::string outputBase;       // the output template resolved in this process
+    uint64_t startNs = 0;
+    bool operator==(const ProcessRecord&) const = default;
+};
+
+struct DeviceRecord {             // 'D', every device of every platform, once
+    std::string key;              // the API's device handle, hex
+    DeviceHeader header;
+    bool operator==(const DeviceRecord&) const = default;
+};
+
+struct CounterListRecord {        // 'L', the counter columns of an API's .csv rows
+    std::string api;              // "OpenCL", "CUDA"
+    std::vector<std::string> names;
+    bool operator==(const CounterListRecord&) const = default;
+};
+
+struct CallRecord {               // 'A', an API call, written when it returns
+    std::string part;             // "ocl", "cuda"
+    uint64_t threadId = 0;
+    uint64_t index = 0;           // per thread and part, from 0
+    ApiCall call;                 // without command, kernel and transfer size
+    bool operator==(const CallRecord&) const = default;
+};
+
+struct CommandRecord {            // 'E', what an enqueue call enqueued
+    std::string part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    std::string deviceKey;
+    CommandTimes command;         // times left 0: they come in a TimesRecord
+    std::optional<KernelLaunch> kernel;
+    std::optional<uint64_t> transferSize;
+    bool operator==(const CommandRecord&) const = default;
+};
+
+struct TimesRecord {              // 'T', device times of a command, in the device's clock
+    std::string part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    std::string deviceKey;
+    uint64_t queued = 0, submit = 0, start = 0, end = 0;
+    bool operator==(const TimesRecord&) const = default;
+};
+
+struct CalibrationRecord {        // 'C', a device timestamp taken between two CPU timestamps
+    std::string deviceKey;
+    uint64_t cpuBefore = 0;
+    uint64_t cpuAfter = 0;
+    uint64_t deviceTime = 0;
+    bool operator==(const CalibrationRecord&) const = default;
+};
+
+struct DispatchRecord {           // 'K', one .csv row
+    std::string api;
+    DispatchRow row;
+    bool operator==(const DispatchRecord&) const = default;
+};
+
+struct OccupancyRecord {          // 'O', one .occupancy row
+    uint64_t executionOrder = 0;
+    OccupancyRow row;
+    bool operator==(const OccupancyRecord&) const = default;
+};
+
+struct MarkerRecord {             // 'M'
+    uint64_t threadId = 0;
+    PerfMarker marker;
+    bool operator==(const MarkerRecord&) const = default;
+};
+
+struct SourceRecord {             // 'S', the caller of an API call (--sym), resolved by gpaprof later
+    std::string part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    std::string apiName;
+    std::string module;           // path of the calling executable or library
+    uint64_t address = 0;         // return address in the caller
+    uint64_t moduleBase = 0;
+    std::string symbol;           // from the dynamic symbol table, may be empty
+    uint64_t symbolAddress = 0;
+    bool operator==(const SourceRecord&) const = default;
+};
+
+struct KernelTimestampRecord {    // 'Q', a kernel timestamp line (CUDA, HSA)
+    std::string part;
+    std::string deviceKey;        // empty when start/end are already CPU-clock times
+    KernelTimestamp entry;
+    bool operator==(const KernelTimestampRecord&) const = default;
+};
+
+struct EventRecord {              // 'X', e.g. {"signal", "11", tid, address} or {"exit", code}
+    std::string kind;
+    std::vector<std::string> values;
+    bool operator==(const EventRecord&) const = default;
+};
+
+struct NoteRecord {               // 'N', something the user should read, printed by gpaprof at the end
+    std::string message;
+    bool operator==(const NoteRecord&) const = default;
+};
+
+using Record = std::variant<ProcessRecord, DeviceRecord, CounterListRecord, CallRecord, CommandRecord, TimesRecord,
+                            CalibrationRecord, DispatchRecord, OccupancyRecord, MarkerRecord, SourceRecord,
+                            KernelTimestampRecord, EventRecord, NoteRecord>;
+
+// One line, with its final '\n'.
+std::string Encode(const Record& record);
+// One line without its '\n'; nullopt with the reason when it is not a record.
+std::optional<Record> Decode(std::string_view line, std::string* error);
+
+std::string EscapeField(std::string_view text);
+std::string UnescapeField(std::string_view text);
+
+}  // namespace gpaprof::spool
