@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include <dlfcn.h>
@@ -117,7 +118,7 @@ void AtExit() {
     Agent* agent = Agent::Get();
     if (!agent) return;
     agent->RunFinalizers();
-    agent->Write(spool::EventRecord{"exit", {}});
+    if (agent->SpoolOpen()) agent->Write(spool::EventRecord{"exit", {}});
 }
 
 void ChildAfterFork() {
@@ -201,7 +202,9 @@ bool Agent::Initialize() {
     }
     OpenSpool();
     if (spoolFd_ < 0) return false;
-    WriteProcessRecord();
+    std::string warning;
+    Write(MakeProcessRecord(&warning));
+    if (!warning.empty()) Note(warning);
     AddSkippedModule(reinterpret_cast<const void*>(&Agent::Now));
     if (config_.sourceSymbols) {
         void* frames[2];
@@ -223,7 +226,7 @@ void Agent::OpenSpool() {
     g_spoolFd = spoolFd_;
 }
 
-void Agent::WriteProcessRecord() {
+spool::ProcessRecord Agent::MakeProcessRecord(std::string* warning) {
     spool::ProcessRecord process;
     process.pid = getpid();
     process.parentPid = getppid();
@@ -231,7 +234,6 @@ void Agent::WriteProcessRecord() {
     process.applicationArgs = JoinArguments(CommandLineArguments());
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd)) process.workingDirectory = cwd;
-    std::string warning;
     process.outputBase = ResolveOutputTemplate(
         config_.outputTemplate, process.pid,
         [](const std::string& name) -> std::optional<std::string> {
@@ -239,10 +241,9 @@ void Agent::WriteProcessRecord() {
             if (!value) return std::nullopt;
             return std::string(value);
         },
-        &warning);
+        warning);
     process.startNs = Now();
-    Write(process);
-    if (!warning.empty()) Note(warning);
+    return process;
 }
 
 uint64_t Agent::Now() {
@@ -310,8 +311,17 @@ bool Agent::ShouldProfileDispatch(const std::string& kernelName) {
 }
 
 void Agent::Write(const spool::Record& record) {
+    if (reopenAfterFork_.exchange(false)) {
+        // The first record of a forked child: its own spool, starting with its process record.
+        OpenSpool();
+        std::string warning;
+        if (spoolFd_ >= 0) WriteLine(spool::Encode(MakeProcessRecord(&warning)));
+    }
     if (spoolFd_ < 0) return;
-    const std::string line = spool::Encode(record);
+    WriteLine(spool::Encode(record));
+}
+
+void Agent::WriteLine(const std::string& line) {
     std::lock_guard<std::mutex> lock(writeMutex_);
     size_t written = 0;
     while (written < line.size()) {
@@ -423,15 +433,21 @@ void Agent::RunFinalizers() {
 }
 
 void Agent::AfterForkInChild() {
+    // Only this thread exists in the child: locks other threads held at fork() would never be released.
+    new (&writeMutex_) std::mutex();
+    new (&filterMutex_) std::mutex();
+    new (&finalizerMutex_) std::mutex();
+    new (&progressMutex_) std::mutex();
+    new (&skippedMutex_) std::mutex();
     g_forkGeneration.fetch_add(1);
-    {
-        std::lock_guard<std::mutex> lock(finalizerMutex_);
-        finalizers_.clear();  // the parent's device work is not this process's
-    }
+    finalizers_.clear();  // the parent's device work is not this process's
     if (spoolFd_ >= 0) close(spoolFd_);
+    spoolFd_ = -1;
+    g_spoolFd = -1;
     g_signalRecorded = false;
-    OpenSpool();
-    if (spoolFd_ >= 0) WriteProcessRecord();
+    // A child that calls exec() right away records nothing and leaves no spool; one that goes on
+    // opens its own at its first record.
+    reopenAfterFork_ = true;
 }
 
 }  // namespace gpaprof::agent

@@ -66,6 +66,8 @@ public:
 
     // Records; each becomes one write(2) to the spool.
     void Write(const spool::Record& record);
+    // Whether this process has a spool open (a forked child has none until its first record).
+    bool SpoolOpen() const { return spoolFd_ >= 0; }
 
     // Something the user should know: printed now ("gpaprof: ...") and listed again at the end.
     void Note(const std::string& message);
@@ -92,12 +94,14 @@ public:
 private:
     Agent() = default;
     bool Initialize();
-    void WriteProcessRecord();
+    spool::ProcessRecord MakeProcessRecord(std::string* warning);
     void OpenSpool();
+    void WriteLine(const std::string& line);
     bool KernelPassesFilters(const std::string& kernelName);
 
     AgentConfig config_;
     int spoolFd_ = -1;
+    std::atomic<bool> reopenAfterFork_{false};  // a forked child opens its spool at its first record
     std::mutex writeMutex_;
     std::atomic<bool> paused_{false};
     std::atomic<uint64_t> executionOrder_{0};

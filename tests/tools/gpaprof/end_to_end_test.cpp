@@ -1,0 +1,559 @@
+// gpaprof end to end: runs `gpaprof <options> -- <program>` on the OpenCL programs in apps/, reads the files
+// back with gpaprof's readers in strict mode (every line must be exactly what the layout writes) and checks
+// them field by field: headers, columns, every row, every API line, timestamps, markers, occupancy.
+// Skips with the reason when the machine has no OpenCL device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/csv_file.h"
+#include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/opencl_api_types.h"
+
+namespace gpaprof {
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string ReadAll(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string App(const std::string& name) { return std::string(GPAPROF_APP_DIR) + "/" + name; }
+
+// Runs a command with stdout and stderr in files; returns the exit status as a shell reports it.
+Outcome Execute(const std::vector<std::string>& command, const std::string& directory,
+                const std::map<std::string, std::string>& extraEnvironment = {}) {
+    const std::string outPath = directory + "/stdout.txt";
+    const std::string errPath = directory + "/stderr.txt";
+    pid_t child = fork();
+    if (child == 0) {
+        const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(out, 1);
+        dup2(err, 2);
+        if (chdir(directory.c_str()) != 0) _exit(126);
+        for (const auto& [name, value] : extraEnvironment) setenv(name.c_str(), value.c_str(), 1);
+        // Sanitizer builds: let the crash tests die of their signal instead of ASan's report.
+        const char* asan = getenv("ASAN_OPTIONS");
+        setenv("ASAN_OPTIONS", (std::string(asan ? asan : "") + ":handle_segv=0:handle_abort=0").c_str(), 1);
+        std::vector<char*> argv;
+        for (const std::string& part : command) argv.push_back(const_cast<char*>(part.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    Outcome outcome;
+    outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    outcome.out = ReadAll(outPath);
+    outcome.err = ReadAll(errPath);
+    return outcome;
+}
+
+class GpaprofEndToEnd : public ::testing::Test {
+protected:
+    void SetUp() override {
+        static int probed = -1;
+        if (probed < 0) {
+            char scratch[] = "/tmp/gpaprof-probe-XXXXXX";
+            ASSERT_NE(mkdtemp(scratch), nullptr);
+            probed = Execute({App("multi_kernel_threads"), "--probe"}, scratch).exitCode;
+            std::filesystem::remove_all(scratch);
+        }
+        if (probed == 77) GTEST_SKIP() << "no OpenCL device: the OpenCL ICD loader found no platform with a device";
+        ASSERT_EQ(probed, 0) << "the probe program failed";
+        char directory[] = "/tmp/gpaprof-e2e-XXXXXX";
+        ASSERT_NE(mkdtemp(directory), nullptr);
+        directory_ = directory;
+    }
+    void TearDown() override {
+        if (!directory_.empty() && !HasFailure()) std::filesystem::remove_all(directory_);
+        if (HasFailure()) std::fprintf(stderr, "files kept in %s\n", directory_.c_str());
+    }
+
+    Outcome Profile(std::vector<std::string> options, const std::vector<std::string>& command,
+                    const std::map<std::string, std::string>& environment = {}) {
+        std::vector<std::string> full = {GPAPROF_EXECUTABLE};
+        full.insert(full.end(), options.begin(), options.end());
+        full.push_back("--");
+        full.insert(full.end(), command.begin(), command.end());
+        return Execute(full, directory_, environment);
+    }
+    std::string Path(const std::string& name) const { return directory_ + "/" + name; }
+
+    CsvFile ReadCsv(const std::string& name) {
+        Parsed<CsvFile> parsed = ReadCsvFile(Path(name), {true});
+        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
+        return parsed.file;
+    }
+    AtpFile ReadAtp(const std::string& name) {
+        Parsed<AtpFile> parsed = ReadAtpFile(Path(name), {true});
+        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
+        return parsed.file;
+    }
+    OccupancyFile ReadOccupancy(const std::string& name) {
+        Parsed<OccupancyFile> parsed = ReadOccupancyFile(Path(name), {true});
+        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
+        return parsed.file;
+    }
+
+    std::string directory_;
+};
+
+// ---- checks shared by the tests
+
+void ExpectSessionHeader(const SessionInfo& session, const std::string& application, const std::string& args,
+                         const std::string& directory) {
+    EXPECT_TRUE(std::regex_match(session.profilerVersion, std::regex(R"(\d+\.\d+\.\d+)"))) << session.profilerVersion;
+    EXPECT_EQ(session.application.substr(session.application.rfind('/') + 1), application);
+    EXPECT_EQ(session.applicationArgs, args);
+    EXPECT_EQ(std::filesystem::canonical(session.workingDirectory), std::filesystem::canonical(directory));
+    ASSERT_FALSE(session.devices.empty());
+    for (const DeviceHeader& device : session.devices) {
+        EXPECT_FALSE(device.name.empty());
+        EXPECT_FALSE(device.platformVendor.empty());
+        EXPECT_FALSE(device.platformName.empty());
+        EXPECT_EQ(device.platformVersion.rfind("OpenCL ", 0), 0u) << device.platformVersion;
+        EXPECT_FALSE(device.driverVersion.empty());
+        EXPECT_EQ(device.runtimeVersion.rfind("OpenCL ", 0), 0u) << device.runtimeVersion;
+        EXPECT_EQ(device.appAddressBits, sizeof(void*) * 8);
+    }
+    EXPECT_NE(session.osVersion.find(" Build "), std::string::npos) << session.osVersion;
+}
+
+const ThreadBlock<ApiCall>* ThreadCalls(const AtpFile& atp, uint64_t tid) {
+    for (const auto& block : atp.parts.at(0).threads) {
+        if (block.threadId == tid) return &block;
+    }
+    return nullptr;
+}
+
+// Every call of the trace: names and types from the published enumeration, times in order, enqueue
+// commands with their device times mapped inside their call (QUEUED happens during the enqueue call).
+void ExpectWellFormedTrace(const AtpFile& atp, bool requireDeviceTimes) {
+    ASSERT_FALSE(atp.parts.empty());
+    const ApiTracePart& ocl = atp.parts[0];
+    EXPECT_EQ(ocl.api, "ocl");
+    for (const auto& block : ocl.threads) {
+        uint64_t previousStart = 0;
+        ASSERT_FALSE(block.entries.empty());
+        for (const ApiCall& call : block.entries) {
+            std::optional<ocl::Api> api = ocl::ApiFromName(call.name);
+            ASSERT_TRUE(api.has_value()) << call.name;
+            EXPECT_EQ(call.apiType, static_cast<uint32_t>(*api)) << call.name;
+            EXPECT_LE(call.start, call.end) << call.name;
+            EXPECT_GE(call.start, previousStart) << call.name << " starts before the call before it";
+            previousStart = call.start;
+            ASSERT_TRUE(call.returnValue.has_value() || call.name == "clSVMFree") << call.name;
+            if (call.returnValue && call.returnValue->rfind("0x", 0) != 0 && *call.returnValue != "NULL") {
+                EXPECT_EQ(call.returnValue->rfind("CL_", 0), 0u) << call.name << " returned " << *call.returnValue;
+            }
+            if (!call.command) {
+                EXPECT_FALSE(call.kernel.has_value());
+                continue;
+            }
+            EXPECT_TRUE(ocl::IsEnqueueApi(call.apiType)) << call.name;
+            const CommandTimes& command = *call.command;
+            EXPECT_EQ(command.commandName, ocl::CommandTypeName(command.commandType));
+            EXPECT_GE(command.queueId, 1u);
+            EXPECT_GE(command.contextId, 1u);
+            EXPECT_EQ(command.queueHandle.rfind("0x", 0), 0u);
+            EXPECT_FALSE(command.deviceName.empty());
+            if (requireDeviceTimes) {
+                EXPECT_GT(command.queued, 0u) << call.name;
+                EXPECT_LE(command.queued, command.submit) << call.name;
+                EXPECT_LE(command.submit, command.start) << call.name;
+                EXPECT_LE(command.start, command.end) << call.name;
+                EXPECT_GE(command.queued, call.start) << call.name << ": QUEUED mapped before its enqueue call";
+                EXPECT_LE(command.queued, call.end) << call.name << ": QUEUED mapped after its enqueue call";
+            }
+            if (ocl::IsKernelDispatchApi(call.apiType)) {
+                ASSERT_TRUE(call.kernel.has_value()) << call.name;
+                EXPECT_FALSE(call.kernel->kernelName.empty());
+                EXPECT_FALSE(call.kernel->globalSize.empty());
+                EXPECT_EQ(command.commandName, call.apiType == 117 ? "CL_COMMAND_NDRANGE_KERNEL" : "CL_COMMAND_TASK");
+            }
+            if (ocl::IsDataTransferApi(call.apiType)) {
+                EXPECT_TRUE(call.transferSize.has_value()) << call.name;
+            }
+        }
+    }
+}
+
+// ---- tests
+
+TEST_F(GpaprofEndToEnd, SeveralKernelsOnSeveralThreadsAllThreeFiles) {
+    const Outcome run = Profile({"-t", "-p", "-O", "-o", "out"}, {App("multi_kernel_threads"), "--threads", "3", "--iterations", "2"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("wrote " + Path("out.csv")), std::string::npos) << run.err;
+    EXPECT_NE(run.out.find("3 threads x 2 iterations OK"), std::string::npos) << run.out;
+
+    // .csv
+    const CsvFile csv = ReadCsv("out.csv");
+    ExpectSessionHeader(csv.session, "multi_kernel_threads", "--threads 3 --iterations 2", directory_);
+    EXPECT_EQ(csv.profileFileVersion, "3.0");
+    EXPECT_EQ(csv.api, "OpenCL");
+    EXPECT_EQ(csv.session.displayName, "out");
+    EXPECT_EQ(csv.session.listSeparator, ',');
+    EXPECT_FALSE(csv.forceSinglePass);
+    EXPECT_EQ(csv.flavor, CsvFlavor::OpenCL);
+    EXPECT_TRUE(csv.hasKernelOccupancyColumn);
+    EXPECT_EQ(csv.counterNames, std::vector<std::string>{"GPUTime"});
+    ASSERT_EQ(csv.rows.size(), 30u);  // 3 threads x 2 iterations x 5 kernels
+
+    const AtpFile atp = ReadAtp("out.atp");
+    ExpectSessionHeader(atp.session, "multi_kernel_threads", "--threads 3 --iterations 2", directory_);
+    EXPECT_EQ(atp.traceFileVersion, "3.2");
+    ExpectWellFormedTrace(atp, true);
+    ASSERT_EQ(atp.parts[0].threads.size(), 4u);  // main + 3 workers
+
+    std::map<uint64_t, int> rowsPerThread;
+    std::set<std::pair<uint64_t, uint32_t>> kernelIds;
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+        const DispatchRow& row = csv.rows[i];
+        SCOPED_TRACE("row " + std::to_string(i + 1) + ": " + row.method);
+        EXPECT_EQ(row.executionOrder, i + 1);
+        rowsPerThread[row.threadId]++;
+        std::optional<MethodName> method = MethodName::Parse(row.method);
+        ASSERT_TRUE(method.has_value());
+        EXPECT_EQ(method->device, "CPU");  // PoCL's device is a CPU: no device index
+        EXPECT_FALSE(method->deviceIndex.has_value());
+        kernelIds.insert({row.threadId, method->kernelId});
+        ASSERT_TRUE(row.timeMs.has_value());
+        EXPECT_GT(*row.timeMs, 0.0);
+        EXPECT_FALSE(row.vgprs.has_value());
+        EXPECT_FALSE(row.sgprs.has_value());
+        EXPECT_FALSE(row.scratchRegs.has_value());
+        ASSERT_EQ(row.counters.size(), 1u);
+        EXPECT_EQ(row.counters[0].kind, CounterValue::Kind::Float);
+        EXPECT_NEAR(row.counters[0].number, *row.timeMs, 0.006);  // GPUTime %12.2f, Time %15.5f
+
+        if (method->kernel == "vector_add") {
+            EXPECT_EQ(FormatGlobalWorkSize(row.globalWorkSize), "{   1024       1       1}");
+            EXPECT_FALSE(row.workGroupSize.specified());
+        } else if (method->kernel == "scale_in_place") {
+            EXPECT_EQ(FormatGlobalWorkSize(row.globalWorkSize), "{   1024       1       1}");
+            EXPECT_EQ(FormatWorkGroupSize(row.workGroupSize), "{   64     1     1}");
+        } else if (method->kernel == "block_sum") {
+            EXPECT_EQ(FormatWorkGroupSize(row.workGroupSize), "{   64     1     1}");
+            EXPECT_GE(row.localMemSize, 64u * sizeof(float));
+        } else if (method->kernel == "fill_2d") {
+            EXPECT_EQ(FormatGlobalWorkSize(row.globalWorkSize), "{     32      32       1}");
+            EXPECT_EQ(FormatWorkGroupSize(row.workGroupSize), "{    8     8     1}");
+        } else if (method->kernel == "count_items") {
+            EXPECT_EQ(FormatGlobalWorkSize(row.globalWorkSize), "{    256       1       1}");
+            EXPECT_EQ(FormatWorkGroupSize(row.workGroupSize), "{   32     1     1}");
+        } else {
+            ADD_FAILURE() << "unexpected kernel";
+        }
+        if (row.workGroupSize.specified()) {
+            ASSERT_TRUE(row.kernelOccupancy.has_value());
+            EXPECT_GT(*row.kernelOccupancy, 0.0);
+            EXPECT_LE(*row.kernelOccupancy, 100.0);
+        }
+        // CallIndex points at this dispatch's line in the thread's API trace block.
+        ASSERT_TRUE(row.callIndex.has_value());
+        const ThreadBlock<ApiCall>* calls = ThreadCalls(atp, row.threadId);
+        ASSERT_NE(calls, nullptr);
+        ASSERT_LT(*row.callIndex, calls->entries.size());
+        const ApiCall& call = calls->entries[*row.callIndex];
+        EXPECT_EQ(call.name, "clEnqueueNDRangeKernel");
+        ASSERT_TRUE(call.kernel.has_value());
+        EXPECT_EQ(call.kernel->kernelName, method->kernel);
+    }
+    EXPECT_EQ(rowsPerThread.size(), 3u);
+    for (const auto& [tid, rows] : rowsPerThread) EXPECT_EQ(rows, 10) << "thread " << tid;
+    EXPECT_EQ(kernelIds.size(), 15u);  // each thread created its own 5 kernel objects
+
+    // .atp: transfers with their sizes, markers per thread.
+    std::map<std::string, std::set<uint64_t>> transferSizes;
+    for (const auto& block : atp.parts[0].threads) {
+        for (const ApiCall& call : block.entries) {
+            if (call.transferSize) transferSizes[call.name].insert(*call.transferSize);
+        }
+    }
+    EXPECT_EQ(transferSizes["clEnqueueWriteBuffer"], std::set<uint64_t>{4096});
+    EXPECT_EQ(transferSizes["clEnqueueFillBuffer"], std::set<uint64_t>{4});
+    EXPECT_EQ(transferSizes["clEnqueueCopyBuffer"], std::set<uint64_t>{4096});
+    EXPECT_EQ(transferSizes["clEnqueueReadBuffer"], (std::set<uint64_t>{4, 64, 4096}));
+    EXPECT_EQ(transferSizes["clEnqueueMapBuffer"], std::set<uint64_t>{4096});
+    EXPECT_EQ(transferSizes["clEnqueueUnmapMemObject"], std::set<uint64_t>{4096});
+
+    ASSERT_EQ(atp.markerThreads.size(), 4u);
+    size_t workerBlocks = 0;
+    for (const auto& block : atp.markerThreads) {
+        uint64_t previous = 0;
+        int depth = 0;
+        for (const PerfMarker& marker : block.entries) {
+            EXPECT_GE(marker.timestamp, previous);
+            previous = marker.timestamp;
+            if (marker.kind == PerfMarker::Kind::Begin) {
+                ++depth;
+                EXPECT_EQ(marker.group, "multi_kernel_threads");
+                EXPECT_TRUE(marker.name == "iteration" || marker.name == "setup") << marker.name;
+            } else {
+                --depth;
+            }
+            EXPECT_GE(depth, 0);
+        }
+        EXPECT_EQ(depth, 0);
+        if (block.entries.size() == 4) ++workerBlocks;
+    }
+    EXPECT_EQ(workerBlocks, 3u);
+
+    // .occupancy: one row per dispatch, in dispatch order.
+    const OccupancyFile occupancy = ReadOccupancy("out.occupancy");
+    EXPECT_EQ(occupancy.session.profilerVersion, csv.session.profilerVersion);
+    EXPECT_EQ(occupancy.session.applicationArgs, "--threads 3 --iterations 2");
+    ASSERT_EQ(occupancy.rows.size(), csv.rows.size());
+    for (size_t i = 0; i < occupancy.rows.size(); ++i) {
+        const OccupancyRow& row = occupancy.rows[i];
+        SCOPED_TRACE("occupancy row " + std::to_string(i + 1));
+        EXPECT_EQ(row.threadId, csv.rows[i].threadId);
+        EXPECT_EQ(MethodName::Parse(csv.rows[i].method)->kernel, row.kernelName);
+        EXPECT_EQ(row.deviceName, csv.session.devices[0].name);
+        ASSERT_TRUE(row.computeUnits.has_value());
+        EXPECT_GE(*row.computeUnits, 1u);
+        ASSERT_TRUE(row.waveSize.has_value());
+        EXPECT_GE(*row.waveSize, 1u);
+        EXPECT_EQ(row.globalWorkSize, csv.rows[i].globalWorkSize.product());
+        EXPECT_FALSE(row.maxVgprs.has_value());  // a CPU has no register file notion in OpenCL
+        EXPECT_FALSE(row.maxSgprs.has_value());
+        if (csv.rows[i].workGroupSize.specified()) {
+            EXPECT_EQ(row.workGroupSize, csv.rows[i].workGroupSize.product());
+            ASSERT_TRUE(row.wavesPerWorkGroup.has_value());
+            EXPECT_EQ(*row.wavesPerWorkGroup, (*row.workGroupSize + *row.waveSize - 1) / *row.waveSize);
+            ASSERT_TRUE(row.occupancyPercent.has_value());
+            EXPECT_NEAR(*row.occupancyPercent, *csv.rows[i].kernelOccupancy, 0.006);
+            EXPECT_NE(LimitingResource(row), OccupancyLimiter::None);
+        }
+    }
+}
+
+TEST_F(GpaprofEndToEnd, ReplayedDispatchesLeaveResultsAsOneExecution) {
+    // In-place scaling and an atomic counter give wrong results if a replay pass ran on unrestored memory;
+    // the program checks every result.
+    const Outcome run = Profile({"-p", "--force-passes", "3", "-o", "replay"},
+                                {App("multi_kernel_threads"), "--threads", "2", "--iterations", "2"});
+    ASSERT_EQ(run.exitCode, 0) << run.err << run.out;
+    const CsvFile csv = ReadCsv("replay.csv");
+    ASSERT_EQ(csv.rows.size(), 20u);
+    for (const DispatchRow& row : csv.rows) {
+        ASSERT_EQ(row.counters.size(), 1u);
+        EXPECT_EQ(row.counters[0].kind, CounterValue::Kind::Float);
+        EXPECT_TRUE(row.timeMs.has_value());
+    }
+    EXPECT_FALSE(std::filesystem::exists(Path("replay.atp")));
+    EXPECT_FALSE(std::filesystem::exists(Path("replay.occupancy")));
+}
+
+TEST_F(GpaprofEndToEnd, SegmentationFaultMidRunLeavesCompleteFiles) {
+    const Outcome run = Profile({"-t", "-p", "-O", "-o", "crash"}, {App("crash_mid_run"), "segv"});
+    EXPECT_EQ(run.exitCode, 128 + 11) << run.err;
+    EXPECT_NE(run.err.find("SIGSEGV"), std::string::npos) << run.err;
+    const CsvFile csv = ReadCsv("crash.csv");
+    ASSERT_EQ(csv.rows.size(), 2u);
+    EXPECT_EQ(MethodName::Parse(csv.rows[0].method)->kernel, "first_kernel");
+    EXPECT_EQ(MethodName::Parse(csv.rows[1].method)->kernel, "second_kernel");
+    const AtpFile atp = ReadAtp("crash.atp");
+    ExpectWellFormedTrace(atp, true);
+    ASSERT_EQ(atp.parts[0].threads.size(), 1u);
+    EXPECT_EQ(atp.parts[0].threads[0].entries.back().name, "clEnqueueReadBuffer");
+    EXPECT_EQ(ReadOccupancy("crash.occupancy").rows.size(), 2u);
+}
+
+TEST_F(GpaprofEndToEnd, AbortMidRunLeavesCompleteFiles) {
+    const Outcome run = Profile({"-t", "-p", "-O", "-o", "abort"}, {App("crash_mid_run"), "abort"});
+    EXPECT_EQ(run.exitCode, 128 + 6) << run.err;
+    EXPECT_NE(run.err.find("SIGABRT"), std::string::npos) << run.err;
+    EXPECT_EQ(ReadCsv("abort.csv").rows.size(), 2u);
+    const AtpFile atp = ReadAtp("abort.atp");
+    ExpectWellFormedTrace(atp, true);
+    EXPECT_EQ(atp.parts[0].threads[0].entries.back().name, "clEnqueueReadBuffer");
+}
+
+TEST_F(GpaprofEndToEnd, QueueCreatedWithoutProfilingIsProfiledAndLooksUnchanged) {
+    const Outcome run = Profile({"-t", "-p", "-o", "noprof"}, {App("queue_without_profiling")});
+    ASSERT_EQ(run.exitCode, 0) << run.err << run.out;  // the program checks CL_QUEUE_PROPERTIES itself
+    const CsvFile csv = ReadCsv("noprof.csv");
+    ASSERT_EQ(csv.rows.size(), 2u);
+    for (const DispatchRow& row : csv.rows) {
+        ASSERT_TRUE(row.timeMs.has_value());
+        EXPECT_GT(*row.timeMs, 0.0);
+    }
+    ExpectWellFormedTrace(ReadAtp("noprof.atp"), true);
+}
+
+TEST_F(GpaprofEndToEnd, ApplicationThatNeverReleasesNorWaitsGetsDeviceTimesAndItsExitCode) {
+    const Outcome run = Profile({"-t", "-o", "leak"}, {App("never_releases")});
+    EXPECT_EQ(run.exitCode, 3) << run.err;
+    const AtpFile atp = ReadAtp("leak.atp");
+    ExpectWellFormedTrace(atp, true);
+    int dispatches = 0;
+    for (const ApiCall& call : atp.parts[0].threads.at(0).entries) {
+        if (call.name != "clEnqueueNDRangeKernel") continue;
+        ++dispatches;
+        ASSERT_TRUE(call.command.has_value());
+        EXPECT_GT(call.command->end, 0u) << "the unwaited dispatch has no device times";
+    }
+    EXPECT_EQ(dispatches, 2);
+    EXPECT_FALSE(std::filesystem::exists(Path("leak.csv")));
+}
+
+TEST_F(GpaprofEndToEnd, ChildProcessesGetTheirOwnFiles) {
+    const Outcome run = Profile({"-p", "-o", "family_%p"}, {App("spawns_child")});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+        if (entry.path().extension() == ".csv") files.push_back(entry.path().filename().string());
+    }
+    ASSERT_EQ(files.size(), 2u) << run.err;
+    std::set<std::string> kernels;
+    for (const std::string& file : files) {
+        EXPECT_TRUE(std::regex_match(file, std::regex(R"(family_\d+\.csv)"))) << file;
+        const CsvFile csv = ReadCsv(file);
+        ASSERT_EQ(csv.rows.size(), 1u);
+        kernels.insert(MethodName::Parse(csv.rows[0].method)->kernel);
+    }
+    EXPECT_EQ(kernels, (std::set<std::string>{"parent_kernel", "child_kernel"}));
+
+    // Without %p the application's own process keeps the name; the child's files get .<pid>.
+    const Outcome again = Profile({"-p", "-o", "same"}, {App("spawns_child")});
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_EQ(MethodName::Parse(ReadCsv("same.csv").rows.at(0).method)->kernel, "parent_kernel");
+    EXPECT_NE(again.err.find("same."), std::string::npos);
+}
+
+TEST_F(GpaprofEndToEnd, KernelFiltersAndLaunchWindow) {
+    const Outcome filtered = Profile({"-p", "-O", "-k", "^(scale_in_place|count_items)$", "-o", "filtered"},
+                                     {App("multi_kernel_threads"), "--threads", "1", "--iterations", "2"});
+    ASSERT_EQ(filtered.exitCode, 0) << filtered.err;
+    const CsvFile csv = ReadCsv("filtered.csv");
+    ASSERT_EQ(csv.rows.size(), 4u);
+    std::vector<uint64_t> orders;
+    for (const DispatchRow& row : csv.rows) {
+        const std::string kernel = MethodName::Parse(row.method)->kernel;
+        EXPECT_TRUE(kernel == "scale_in_place" || kernel == "count_items") << kernel;
+        orders.push_back(row.executionOrder);
+    }
+    // ExecutionOrder counts every dispatch of the program: the filtered-out ones leave gaps.
+    EXPECT_EQ(orders, (std::vector<uint64_t>{2, 5, 7, 10}));
+    EXPECT_EQ(ReadOccupancy("filtered.occupancy").rows.size(), 4u);
+
+    const Outcome window = Profile({"-p", "--launch-skip", "2", "-x", "3", "-o", "window"},
+                                   {App("multi_kernel_threads"), "--threads", "1", "--iterations", "2"});
+    ASSERT_EQ(window.exitCode, 0) << window.err;
+    const CsvFile windowed = ReadCsv("window.csv");
+    ASSERT_EQ(windowed.rows.size(), 3u);
+    EXPECT_EQ(windowed.rows[0].executionOrder, 3u);
+    EXPECT_EQ(windowed.rows[2].executionOrder, 5u);
+    ASSERT_TRUE(windowed.maxKernelsToProfile.has_value());
+    EXPECT_EQ(*windowed.maxKernelsToProfile, 3u);
+
+    std::ofstream(Path("kernels.txt")) << "# kernels to profile\nfill_2d\n";
+    const Outcome listed = Profile({"-p", "-K", Path("kernels.txt"), "-o", "listed"},
+                                   {App("multi_kernel_threads"), "--threads", "1", "--iterations", "1"});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    const CsvFile only = ReadCsv("listed.csv");
+    ASSERT_EQ(only.rows.size(), 1u);
+    ASSERT_TRUE(only.kernelsProfiled.has_value());
+    EXPECT_EQ(*only.kernelsProfiled, std::vector<std::string>{"fill_2d"});
+}
+
+TEST_F(GpaprofEndToEnd, TraceOptionsFilterLimitSeparatorEnvironmentAndSymbols) {
+    std::ofstream(Path("filter.txt")) << "clSetKernelArg\nclGetPlatformIDs\n";
+    const Outcome run = Profile({"-t", "-p", "-O", "-y", "-F", Path("filter.txt"), "-s", ";", "-e", "GPAPROF_TEST_VARIABLE=42",
+                                 "-N", "named", "-o", "options"},
+                                {App("multi_kernel_threads"), "--threads", "1", "--iterations", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const AtpFile atp = ReadAtp("options.atp");
+    ExpectWellFormedTrace(atp, true);
+    EXPECT_EQ(atp.parts[0].excludedApis, (std::vector<std::string>{"clSetKernelArg", "clGetPlatformIDs"}));
+    EXPECT_EQ(atp.session.displayName, "named");
+    ASSERT_TRUE(atp.session.fullEnvironment.has_value());
+    EXPECT_FALSE(*atp.session.fullEnvironment);
+    EXPECT_EQ(atp.session.environment, (std::vector<EnvironmentVariable>{{"GPAPROF_TEST_VARIABLE", "42"}}));
+    size_t calls = 0;
+    for (const auto& block : atp.parts[0].threads) {
+        for (const ApiCall& call : block.entries) {
+            EXPECT_NE(call.name, "clSetKernelArg");
+            EXPECT_NE(call.name, "clGetPlatformIDs");
+            ++calls;
+        }
+    }
+    EXPECT_GT(calls, 10u);
+    // --sym: one source line per API line, pointing into the test program (built with debug information).
+    const ApiTracePart& ocl = atp.parts[0];
+    ASSERT_EQ(ocl.sourceThreads.size(), ocl.threads.size());
+    bool sawSourceFile = false;
+    for (size_t t = 0; t < ocl.threads.size(); ++t) {
+        ASSERT_EQ(ocl.sourceThreads[t].entries.size(), ocl.threads[t].entries.size());
+        for (size_t i = 0; i < ocl.threads[t].entries.size(); ++i) {
+            const SourceLocation& location = ocl.sourceThreads[t].entries[i];
+            EXPECT_EQ(location.apiName, ocl.threads[t].entries[i].name);
+            EXPECT_FALSE(location.symbol.empty());
+            if (location.line && location.file.find("multi_kernel_threads.c") != std::string::npos) sawSourceFile = true;
+        }
+    }
+    EXPECT_TRUE(sawSourceFile) << "no API call was located in multi_kernel_threads.c";
+
+    const CsvFile csv = ReadCsv("options.csv");
+    EXPECT_EQ(csv.session.listSeparator, ';');
+    EXPECT_EQ(csv.rows.size(), 5u);
+    EXPECT_NE(ReadAll(Path("options.csv")).find("Method; ExecutionOrder; ThreadID"), std::string::npos);
+    const OccupancyFile occupancy = ReadOccupancy("options.occupancy");
+    EXPECT_EQ(occupancy.session.listSeparator, ';');
+    EXPECT_NE(ReadAll(Path("options.occupancy")).find("Thread ID;Kernel Name;Device Name"), std::string::npos);
+
+    const Outcome limited = Profile({"-t", "-M", "5", "-o", "limited"},
+                                    {App("multi_kernel_threads"), "--threads", "2", "--iterations", "1"});
+    ASSERT_EQ(limited.exitCode, 0) << limited.err;
+    const AtpFile few = ReadAtp("limited.atp");
+    for (const auto& block : few.parts[0].threads) EXPECT_LE(block.entries.size(), 5u);
+}
+
+TEST_F(GpaprofEndToEnd, StartDisabledRecordsNothingUntilResumed) {
+    const Outcome run = Profile({"-t", "-p", "--startdisabled", "-o", "disabled"}, {App("queue_without_profiling")});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_TRUE(ReadCsv("disabled.csv").rows.empty());
+    const AtpFile atp = ReadAtp("disabled.atp");
+    for (const auto& part : atp.parts) EXPECT_TRUE(part.threads.empty());
+}
+
+TEST_F(GpaprofEndToEnd, ProfilingThatCannotStartStillRunsTheApplication) {
+    const Outcome run = Profile({"-t", "-o", "nolayer"}, {App("queue_without_profiling")}, {{"GPAPROF_LIB_DIR", "/nonexistent"}});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("cannot profile"), std::string::npos) << run.err;
+    EXPECT_NE(run.out.find("queue_without_profiling: OK"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(Path("nolayer.atp")));
+
+    const Outcome missing = Profile({"-t"}, {Path("no-such-program")});
+    EXPECT_EQ(missing.exitCode, 127);
+    EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace gpaprof
