@@ -1,1 +1,620 @@
+// The three profiler files, field by field against the layouts of docs/profiler_files.md: each writer's
+// exact text for a known profile, the readers giving the same profile back, strict reading rejecting
+// what the layout does not write, and problems reported with their line numbers.
 #include <gtest/gtest.h>
+
+#include <string>
+
+#include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/csv_file.h"
+#include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/opencl_api_types.h"
+#include "tools/gpaprof/files/text_fields.h"
+
+namespace gpaprof {
+namespace {
+
+SessionInfo Session() {
+    SessionInfo session;
+    session.profilerVersion = "0.1.0";
+    session.application = "/opt/app/bin/solver";
+    session.applicationArgs = "--size 64 \"two words\"";
+    session.workingDirectory = "/home/user/run";
+    DeviceHeader device;
+    device.name = "pthread-haswell-AMD EPYC";
+    device.platformVendor = "The pocl project";
+    device.platformName = "Portable Computing Language";
+    device.platformVersion = "OpenCL 3.0 PoCL 3.1";
+    device.driverVersion = "3.1+debian";
+    device.runtimeVersion = "OpenCL 3.0 PoCL HSTR";
+    device.appAddressBits = 64;
+    session.devices.push_back(device);
+    session.osVersion = "Debian GNU/Linux 12 (bookworm) Build 6.1.0";
+    session.displayName = "session1";
+    return session;
+}
+
+CsvFile Csv() {
+    CsvFile file;
+    file.session = Session();
+    file.counterNames = {"GPUTime", "Wavefronts"};
+    DispatchRow row;
+    row.method = "vector_add__k1_CPU";
+    row.executionOrder = 1;
+    row.threadId = 4242;
+    row.callIndex = 17;
+    row.globalWorkSize = WorkSize::Of({1024});
+    row.timeMs = 0.012346;
+    row.localMemSize = 0;
+    row.counters = {CounterValue::Real("GPUTime", 0.0123), CounterValue::Int("Wavefronts", 16)};
+    file.rows.push_back(row);
+    DispatchRow second = row;
+    second.method = "fill_2d__k2_Tahiti1";
+    second.executionOrder = 2;
+    second.callIndex = 30;
+    second.globalWorkSize = WorkSize::Of({32, 32});
+    second.workGroupSize = WorkSize::Of({8, 8});
+    second.timeMs = 1234.5;
+    second.localMemSize = 256;
+    second.vgprs = 24;
+    second.sgprs = 16;
+    second.scratchRegs = 0;
+    second.kernelOccupancy = 62.5;
+    second.counters = {CounterValue::Real("GPUTime", 1234.5), CounterValue::NA("Wavefronts")};
+    file.rows.push_back(second);
+    return file;
+}
+
+const char* kCsvText =
+    "#ProfileFileVersion=3.0\n"
+    "#ProfilerVersion=0.1.0\n"
+    "#API=OpenCL\n"
+    "#Application=/opt/app/bin/solver\n"
+    "#ApplicationArgs=--size 64 \"two words\"\n"
+    "#WorkingDirectory=/home/user/run\n"
+    "#Device pthread-haswell-AMD EPYC Platform Vendor=The pocl project\n"
+    "#Device pthread-haswell-AMD EPYC Platform Name=Portable Computing Language\n"
+    "#Device pthread-haswell-AMD EPYC Platform Version=OpenCL 3.0 PoCL 3.1\n"
+    "#Device pthread-haswell-AMD EPYC CLDriver Version=3.1+debian\n"
+    "#Device pthread-haswell-AMD EPYC CLRuntime Version=OpenCL 3.0 PoCL HSTR\n"
+    "#Device pthread-haswell-AMD EPYC NumberAppAddressBits=64\n"
+    "#OS Version=Debian GNU/Linux 12 (bookworm) Build 6.1.0\n"
+    "#DisplayName=session1\n"
+    "#ListSeparator=,\n"
+    "#ForceSinglePass=False\n"
+    "Method, ExecutionOrder, ThreadID, CallIndex, GlobalWorkSize, WorkGroupSize, Time, LocalMemSize, VGPRs, SGPRs, "
+    "ScratchRegs, KernelOccupancy, GPUTime, Wavefronts\n"
+    "vector_add__k1_CPU, 1, 4242, 17, {   1024       1       1}, NULL,         0.01235, 0, NA, NA, NA, NA,         0.01, 16\n"
+    "fill_2d__k2_Tahiti1, 2, 4242, 30, {     32      32       1}, {    8     8     1},      1234.50000, 256, 24, 16, 0,"
+    "        62.50,      1234.50, NA\n";
+
+TEST(CsvFile, WriterFollowsTheLayoutExactly) { EXPECT_EQ(WriteCsv(Csv()), kCsvText); }
+
+TEST(CsvFile, ReaderGivesEveryFieldBack) {
+    Parsed<CsvFile> parsed = ParseCsv(kCsvText, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const CsvFile& file = parsed.file;
+    EXPECT_EQ(file.profileFileVersion, "3.0");
+    EXPECT_EQ(file.api, "OpenCL");
+    EXPECT_EQ(file.session.application, "/opt/app/bin/solver");
+    EXPECT_EQ(file.session.applicationArgs, "--size 64 \"two words\"");
+    EXPECT_EQ(file.session.devices, Session().devices);
+    EXPECT_EQ(file.session.osVersion, "Debian GNU/Linux 12 (bookworm) Build 6.1.0");
+    EXPECT_EQ(file.flavor, CsvFlavor::OpenCL);
+    EXPECT_TRUE(file.hasKernelOccupancyColumn);
+    EXPECT_EQ(file.counterNames, (std::vector<std::string>{"GPUTime", "Wavefronts"}));
+    ASSERT_EQ(file.rows.size(), 2u);
+    const DispatchRow& first = file.rows[0];
+    EXPECT_EQ(first.method, "vector_add__k1_CPU");
+    EXPECT_EQ(first.executionOrder, 1u);
+    EXPECT_EQ(first.threadId, 4242u);
+    EXPECT_EQ(first.callIndex, 17u);
+    EXPECT_EQ(first.globalWorkSize.product(), 1024u);
+    EXPECT_FALSE(first.workGroupSize.specified());
+    EXPECT_DOUBLE_EQ(*first.timeMs, 0.01235);
+    EXPECT_FALSE(first.vgprs.has_value());
+    EXPECT_FALSE(first.kernelOccupancy.has_value());
+    EXPECT_EQ(first.counters[0].kind, CounterValue::Kind::Float);
+    EXPECT_DOUBLE_EQ(first.counters[0].number, 0.01);
+    EXPECT_EQ(first.counters[1].kind, CounterValue::Kind::Integer);
+    EXPECT_EQ(first.counters[1].integer, 16u);
+    const DispatchRow& second = file.rows[1];
+    EXPECT_EQ(second.workGroupSize.size[0], 8u);
+    EXPECT_EQ(second.workGroupSize.size[1], 8u);
+    EXPECT_EQ(second.vgprs, 24u);
+    EXPECT_EQ(second.sgprs, 16u);
+    EXPECT_EQ(second.scratchRegs, 0u);
+    EXPECT_DOUBLE_EQ(*second.kernelOccupancy, 62.5);
+    EXPECT_EQ(second.counters[1].kind, CounterValue::Kind::NotAvailable);
+    // Read again and written again: the same text.
+    EXPECT_EQ(WriteCsv(file), kCsvText);
+}
+
+TEST(CsvFile, OptionalHeadersEnvironmentAndSeparator) {
+    CsvFile file = Csv();
+    file.session.listSeparator = ';';
+    file.session.fullEnvironment = true;
+    file.session.environment = {{"OMP_NUM_THREADS", "4"}, {"EMPTY", ""}};
+    file.kernelsProfiled = std::vector<std::string>{"vector_add", "fill_2d"};
+    file.maxKernelsToProfile = 100;
+    file.forceSinglePass = true;
+    const std::string text = WriteCsv(file);
+    EXPECT_NE(text.find("#WorkingDirectory=/home/user/run\n#FullEnvironment=1\n#EnvVar=OMP_NUM_THREADS=4\n#EnvVar=EMPTY=\n#Device"),
+              std::string::npos);
+    EXPECT_NE(text.find("#ListSeparator=;\n#ForceSinglePass=True\n#KernelsProfiled=vector_add,fill_2d\n"
+                        "#MaxNumberOfKernelsToProfile=100\nMethod; ExecutionOrder; ThreadID; CallIndex;"),
+              std::string::npos);
+    Parsed<CsvFile> parsed = ParseCsv(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file, [&] {
+        CsvFile expected = file;
+        for (DispatchRow& row : expected.rows) {
+            row.globalWorkSize.dims = 3;
+            if (row.workGroupSize.specified()) row.workGroupSize.dims = 3;
+            row.timeMs = std::stod(Trim(FormatTimeMs(*row.timeMs)).data());
+            for (CounterValue& counter : row.counters) {
+                if (counter.kind == CounterValue::Kind::Float) counter.number = std::stod(Trim(FormatCounter(counter)).data());
+            }
+        }
+        return expected;
+    }());
+}
+
+TEST(CsvFile, HsaFlavorHasItsColumns) {
+    CsvFile file = Csv();
+    file.flavor = CsvFlavor::HSA;
+    file.api = "HSA";
+    file.hasKernelOccupancyColumn = false;
+    const std::string text = WriteCsv(file);
+    EXPECT_NE(text.find("\nMethod, ExecutionOrder, ThreadID, GlobalWorkSize, WorkGroupSize, LocalMemSize, VGPRs, SGPRs, GPUTime, Wavefronts\n"
+                        "vector_add__k1_CPU, 1, 4242, {   1024       1       1}, NULL, 0, NA, NA,         0.01, 16\n"),
+              std::string::npos)
+        << text;
+    Parsed<CsvFile> parsed = ParseCsv(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file.flavor, CsvFlavor::HSA);
+    EXPECT_FALSE(parsed.file.rows[0].callIndex.has_value());
+}
+
+TEST(CsvFile, StrictReadingFindsWhatTheLayoutDoesNotWrite) {
+    auto problemsIn = [](const std::string& text) { return ParseCsv(text, {true}).problems; };
+    const std::string good = kCsvText;
+    std::string narrowTime = good;
+    narrowTime.replace(narrowTime.find("        0.01235"), 15, "0.01235");
+    std::vector<ParseProblem> problems = problemsIn(narrowTime);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].line, 18u);
+    EXPECT_NE(problems[0].message.find("differs from the layout"), std::string::npos);
+    // Lenient reading takes the same file.
+    EXPECT_TRUE(ParseCsv(narrowTime).ok());
+
+    std::string noSpace = good;
+    noSpace.replace(noSpace.find("vector_add__k1_CPU, 1,"), 22, "vector_add__k1_CPU,1,");
+    EXPECT_EQ(problemsIn(noSpace).at(0).line, 18u);
+
+    std::string spaceAfterHash = good;
+    spaceAfterHash.replace(0, 1, "# ");
+    EXPECT_FALSE(problemsIn(spaceAfterHash).empty());
+}
+
+TEST(CsvFile, BadRowsAreReportedWithTheirLine) {
+    std::string text = kCsvText;
+    text += "broken__k3_CPU, x, 1, 2, {1 1 1}, NULL, 0.1, 0, NA, NA, NA, NA, 0.1, 1\n";
+    text += "short__k4_CPU, 4\n";
+    text += "badsize__k5_CPU, 5, 1, 2, {1 1 1 1}, NULL, 0.1, 0, NA, NA, NA, NA, 0.1, 1\n";
+    Parsed<CsvFile> parsed = ParseCsv(text);
+    ASSERT_EQ(parsed.problems.size(), 3u) << parsed.Describe();
+    EXPECT_EQ(parsed.problems[0].line, 20u);
+    EXPECT_NE(parsed.problems[0].message.find("ExecutionOrder is 'x'"), std::string::npos);
+    EXPECT_EQ(parsed.problems[1].line, 21u);
+    EXPECT_NE(parsed.problems[1].message.find("2 fields"), std::string::npos);
+    EXPECT_EQ(parsed.problems[2].line, 22u);
+    EXPECT_EQ(parsed.file.rows.size(), 2u);  // the good rows are kept
+    EXPECT_EQ(ParseCsv("").problems.size(), 2u);
+    EXPECT_NE(ReadCsvFile("/nonexistent/file.csv").Describe().find("cannot open"), std::string::npos);
+}
+
+TEST(MethodName, FormatsAndParses) {
+    MethodName cpu{"vector_add", 3, "CPU", std::nullopt};
+    EXPECT_EQ(cpu.ToString(), "vector_add__k3_CPU");
+    MethodName gpu{"my__kernel", 12, "Tahiti", 2};
+    EXPECT_EQ(gpu.ToString(), "my__kernel__k12_Tahiti2");
+    EXPECT_EQ(MethodName::Parse("my__kernel__k12_Tahiti2"), gpu);
+    EXPECT_EQ(MethodName::Parse("vector_add__k3_CPU"), cpu);
+    EXPECT_FALSE(MethodName::Parse("no_suffix").has_value());
+    EXPECT_FALSE(MethodName::Parse("__k1_CPU").has_value());
+}
+
+// ---- .atp
+
+AtpFile Atp() {
+    AtpFile file;
+    file.session = Session();
+    ApiTracePart ocl;
+    ocl.api = "ocl";
+    ocl.excludedApis = {"clGetEventInfo"};
+    ThreadBlock<ApiCall> thread;
+    thread.threadId = 4242;
+    ApiCall info;
+    info.apiType = 1;
+    info.name = "clGetPlatformInfo";
+    info.returnValue = "CL_SUCCESS";
+    info.args = {"0x0B69F8C0", "CL_PLATFORM_ICD_SUFFIX_KHR", "0", "NULL", "[4]"};
+    info.start = 1000;
+    info.end = 1500;
+    thread.entries.push_back(info);
+    ApiCall write;
+    write.apiType = 102;
+    write.name = "clEnqueueWriteBuffer";
+    write.returnValue = "CL_SUCCESS";
+    write.args = {"0x01", "0x02", "CL_FALSE", "0", "4096", "0x03", "0", "NULL", "NULL"};
+    write.start = 2000;
+    write.end = 2600;
+    write.command = CommandTimes{0x11F4, "CL_COMMAND_WRITE_BUFFER", 2100, 2200, 3000, 3900, 1, "0x0000000000000001",
+                                 1, "0x0000000000000009", "pthread-haswell-AMD EPYC"};
+    write.transferSize = 4096;
+    thread.entries.push_back(write);
+    ApiCall kernel;
+    kernel.apiType = 117;
+    kernel.name = "clEnqueueNDRangeKernel";
+    kernel.returnValue = "CL_SUCCESS";
+    kernel.args = {"0x01", "0x05", "2", "NULL", "{32,32}", "{8,8}", "0", "NULL", "[0x06]"};
+    kernel.start = 4000;
+    kernel.end = 4400;
+    kernel.command = CommandTimes{0x11F0, "CL_COMMAND_NDRANGE_KERNEL", 4100, 4150, 5000, 9000, 1, "0x0000000000000001",
+                                  1, "0x0000000000000009", "pthread-haswell-AMD EPYC"};
+    kernel.kernel = KernelLaunch{"0x0000000000000005", "fill_2d", {32, 32}, {8, 8}};
+    thread.entries.push_back(kernel);
+    ApiCall freeCall;
+    freeCall.apiType = 68;
+    freeCall.name = "clSVMFree";
+    freeCall.args = {"0x09", "0x0A"};
+    freeCall.start = 9500;
+    freeCall.end = 9600;
+    thread.entries.push_back(freeCall);
+    ocl.threads.push_back(thread);
+    ThreadBlock<SourceLocation> sources;
+    sources.threadId = 4242;
+    sources.entries = {SourceLocation{"clGetPlatformInfo", "main", 12, "/src/my app.c", 0},
+                       SourceLocation{"clEnqueueWriteBuffer", "upload(float*, int)", 40, "/src/app.c", 0},
+                       SourceLocation{"clEnqueueNDRangeKernel", "libsolver.so", std::nullopt, "", 0x1f4},
+                       SourceLocation{"clSVMFree", "0x0000000000401000", std::nullopt, "", 0}};
+    ocl.sourceThreads.push_back(sources);
+    file.parts.push_back(ocl);
+    ThreadBlock<PerfMarker> markers;
+    markers.threadId = 4242;
+    markers.entries = {PerfMarker{PerfMarker::Kind::Begin, "solve step", "physics", 1900},
+                       PerfMarker{PerfMarker::Kind::End, "", "", 9700},
+                       PerfMarker{PerfMarker::Kind::Begin, "", "", 9800},
+                       PerfMarker{PerfMarker::Kind::EndEx, "io", "", 9900}};
+    file.markerThreads.push_back(markers);
+    return file;
+}
+
+const char* kAtpText =
+    "TraceFileVersion=3.2\n"
+    "ProfilerVersion=0.1.0\n"
+    "Application=/opt/app/bin/solver\n"
+    "ApplicationArgs=--size 64 \"two words\"\n"
+    "WorkingDirectory=/home/user/run\n"
+    "UserTimer=False\n"
+    "OS Version=Debian GNU/Linux 12 (bookworm) Build 6.1.0\n"
+    "DisplayName=session1\n"
+    "CLExcludedAPIs=clGetEventInfo\n"
+    "Device pthread-haswell-AMD EPYC Platform Vendor = The pocl project\n"
+    "Device pthread-haswell-AMD EPYC Platform Name = Portable Computing Language\n"
+    "Device pthread-haswell-AMD EPYC Platform Version = OpenCL 3.0 PoCL 3.1\n"
+    "Device pthread-haswell-AMD EPYC CLDriver Version = 3.1+debian\n"
+    "Device pthread-haswell-AMD EPYC CLRuntime Version = OpenCL 3.0 PoCL HSTR\n"
+    "Device pthread-haswell-AMD EPYC NumberAppAddressBits = 64\n"
+    "=====ocl API Trace Output=====\n"
+    "4242\n"
+    "4\n"
+    "CL_SUCCESS = clGetPlatformInfo ( 0x0B69F8C0;CL_PLATFORM_ICD_SUFFIX_KHR;0;NULL;[4] )\n"
+    "CL_SUCCESS = clEnqueueWriteBuffer ( 0x01;0x02;CL_FALSE;0;4096;0x03;0;NULL;NULL )\n"
+    "CL_SUCCESS = clEnqueueNDRangeKernel ( 0x01;0x05;2;NULL;{32,32};{8,8};0;NULL;[0x06] )\n"
+    "clSVMFree ( 0x09;0x0A )\n"
+    "=====ocl Timestamp Output=====\n"
+    "4242\n"
+    "4\n"
+    "1    clGetPlatformInfo                            1000                 1500\n"
+    "102  clEnqueueWriteBuffer                         2000                 2600                 4596    "
+    "CL_COMMAND_WRITE_BUFFER                 2100                 2200                 3000                 3900"
+    "                 1         0x0000000000000001       1         0x0000000000000009       pthread-haswell-AMD_EPYC      "
+    "4096\n"
+    "117  clEnqueueNDRangeKernel                       4000                 4400                 4592    "
+    "CL_COMMAND_NDRANGE_KERNEL               4100                 4150                 5000                 9000"
+    "                 1         0x0000000000000001       1         0x0000000000000009       pthread-haswell-AMD_EPYC      "
+    "0x0000000000000005       fill_2d {32,32} {8,8}\n"
+    "68   clSVMFree                                    9500                 9600\n"
+    "=====ocl Stack Trace Output=====\n"
+    "4242\n"
+    "4\n"
+    "clGetPlatformInfo\tmain\t12\t/src/my&nbsp;app.c\n"
+    "clEnqueueWriteBuffer\tupload(float*,&nbsp;int)\t40\t/src/app.c\n"
+    "clEnqueueNDRangeKernel\tlibsolver.so+0x1F4\n"
+    "clSVMFree\t0x0000000000401000+0x0\n"
+    "=====Perfmarker Output=====\n"
+    "4242\n"
+    "4\n"
+    "clBeginPerfMarker solve&nbsp;step 1900 physics\n"
+    "clEndPerfMarker 9700\n"
+    "clBeginPerfMarker \"\" 9800 \"\"\n"
+    "clEndPerfMarkerEx 9900 io \"\"\n";
+
+TEST(AtpFile, WriterFollowsTheLayoutExactly) { EXPECT_EQ(WriteAtp(Atp()), kAtpText); }
+
+TEST(AtpFile, TimestampColumnsHaveTheirWidths) {
+    const AtpFile file = Atp();
+    const std::string line = FormatTimestampLine(file.parts[0].threads[0].entries[2]);
+    // api type w5, name w45, start w21, end w21, command type w8, command name w40, 4 times w21,
+    // queue id w10, queue handle w25, context id w10, context handle w25, device w30, kernel handle w25.
+    const size_t starts[] = {0, 5, 50, 71, 92, 100, 140, 161, 182, 203, 224, 234, 259, 269, 294, 324, 349};
+    const char* values[] = {"117", "clEnqueueNDRangeKernel", "4000", "4400", "4592", "CL_COMMAND_NDRANGE_KERNEL",
+                            "4100", "4150", "5000", "9000", "1", "0x0000000000000001", "1", "0x0000000000000009",
+                            "pthread-haswell-AMD_EPYC", "0x0000000000000005", "fill_2d"};
+    for (size_t i = 0; i < std::size(starts); ++i) {
+        EXPECT_EQ(line.substr(starts[i], std::string(values[i]).size()), values[i]) << "field " << i;
+        if (starts[i] > 0) {
+            EXPECT_EQ(line[starts[i] - 1], ' ') << "field " << i;
+        }
+    }
+    // A field as wide as its column is still followed by a space.
+    ApiCall wide = file.parts[0].threads[0].entries[0];
+    wide.name = std::string(45, 'x');
+    EXPECT_EQ(FormatTimestampLine(wide), "1    " + std::string(45, 'x') + " 1000                 1500");
+}
+
+TEST(AtpFile, ReaderGivesEveryFieldBack) {
+    Parsed<AtpFile> parsed = ParseAtp(kAtpText, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    AtpFile expected = Atp();
+    // Device names in timestamp lines have '_' for spaces.
+    for (ApiCall& call : expected.parts[0].threads[0].entries) {
+        if (call.command) call.command->deviceName = UnderscoreSpaces(call.command->deviceName);
+    }
+    EXPECT_EQ(parsed.file.session, expected.session);
+    ASSERT_EQ(parsed.file.parts.size(), 1u);
+    EXPECT_EQ(parsed.file.parts[0].excludedApis, expected.parts[0].excludedApis);
+    ASSERT_EQ(parsed.file.parts[0].threads.size(), 1u);
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(parsed.file.parts[0].threads[0].entries[i], expected.parts[0].threads[0].entries[i]) << "call " << i;
+    }
+    EXPECT_EQ(parsed.file.parts[0].sourceThreads, expected.parts[0].sourceThreads);
+    EXPECT_EQ(parsed.file.markerThreads, expected.markerThreads);
+    EXPECT_EQ(parsed.file, expected);
+}
+
+TEST(AtpFile, PartsSectionsAndKernelTimestamps) {
+    AtpFile file = Atp();
+    ApiTracePart cuda;
+    cuda.api = "cuda";
+    ThreadBlock<ApiCall> thread;
+    thread.threadId = 7;
+    ApiCall launch;
+    launch.apiType = 3;
+    launch.name = "cuLaunchKernel";
+    launch.returnValue = "CUDA_SUCCESS";
+    launch.args = {"0x1"};
+    launch.start = 10;
+    launch.end = 20;
+    thread.entries.push_back(launch);
+    cuda.threads.push_back(thread);
+    KernelTimestamp stamp;
+    stamp.kernelName = "_Z6vecAddPfS_S_i";
+    stamp.kernelObject = "0x00007F0000001000";
+    stamp.start = 100;
+    stamp.end = 200;
+    stamp.agentName = "NVIDIA H100 80GB HBM3";
+    stamp.agentHandle = "0x0000000000000001";
+    stamp.queueIndex = 0;
+    stamp.deviceIndex = 0;
+    stamp.packetType = "KERNEL_DISPATCH";
+    stamp.packetId = 1;
+    stamp.packetFields = "{grid={4,1,1}, block={256,1,1}}";
+    cuda.kernelTimestamps.push_back(stamp);
+    file.parts.push_back(cuda);
+    const std::string text = WriteAtp(file);
+    EXPECT_NE(text.find("CLExcludedAPIs=clGetEventInfo\nCUDAExcludedAPIs=\n"), std::string::npos);
+    const size_t cudaApi = text.find("=====cuda API Trace Output=====");
+    const size_t cudaStamps = text.find("=====cuda Timestamp Output=====");
+    const size_t kernels = text.find("=====cuda Kernel Timestamp Output=====\n1\n_Z6vecAddPfS_S_i");
+    const size_t markers = text.find("=====Perfmarker Output=====");
+    EXPECT_LT(text.find("=====ocl Stack Trace Output====="), cudaApi);
+    EXPECT_LT(cudaApi, cudaStamps);
+    EXPECT_LT(cudaStamps, kernels);
+    EXPECT_LT(kernels, markers);
+    EXPECT_NE(text.find("NVIDIA_H100_80GB_HBM3"), std::string::npos);
+    Parsed<AtpFile> parsed = ParseAtp(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    ASSERT_EQ(parsed.file.parts.size(), 2u);
+    EXPECT_EQ(parsed.file.parts[1].api, "cuda");
+    ASSERT_EQ(parsed.file.parts[1].kernelTimestamps.size(), 1u);
+    EXPECT_EQ(parsed.file.parts[1].kernelTimestamps[0].packetFields, stamp.packetFields);
+    EXPECT_EQ(parsed.file.parts[1].kernelTimestamps[0].agentName, "NVIDIA_H100_80GB_HBM3");
+    EXPECT_EQ(parsed.file.parts[1].threads[0].entries[0].name, "cuLaunchKernel");
+}
+
+TEST(AtpFile, OlderSectionNamesAreRead) {
+    std::string text = kAtpText;
+    text.replace(text.find("=====ocl API"), 12, "=====CodeXL ocl API");
+    text.replace(text.find("=====Perfmarker"), 15, "=====OpenCL Perfmarker");
+    Parsed<AtpFile> parsed = ParseAtp(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file.markerThreads.size(), 1u);
+}
+
+TEST(AtpFile, ArgumentsSplitOutsideQuotesAndBrackets) {
+    EXPECT_EQ(SplitApiArguments("a;{b;c};[d;e];\"f;g\";\"h\\\";i\""),
+              (std::vector<std::string>{"a", "{b;c}", "[d;e]", "\"f;g\"", "\"h\\\";i\""}));
+    EXPECT_TRUE(SplitApiArguments("").empty());
+    EXPECT_EQ(SplitApiArguments("  ").size(), 0u);
+}
+
+TEST(AtpFile, ProblemsCarryTheirLine) {
+    std::string text = kAtpText;
+    text.replace(text.find("4242\n4\nCL_SUCCESS"), 7, "4242\n5\n");  // declares 5 API lines, has 4
+    Parsed<AtpFile> parsed = ParseAtp(text);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_EQ(parsed.problems[0].line, 18u);
+    EXPECT_NE(parsed.problems[0].message.find("declares 5 entries"), std::string::npos) << parsed.Describe();
+
+    std::string badTimestamp = kAtpText;
+    badTimestamp.replace(badTimestamp.find("1500\n"), 4, "15x0");
+    parsed = ParseAtp(badTimestamp);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_EQ(parsed.problems[0].line, 26u);
+    EXPECT_NE(parsed.problems[0].message.find("end time"), std::string::npos);
+
+    std::string reversed = kAtpText;
+    reversed.replace(reversed.find("1000                 1500"), 25, "2000                 1500");
+    parsed = ParseAtp(reversed);
+    EXPECT_NE(parsed.Describe().find("before start time"), std::string::npos);
+
+    EXPECT_NE(ParseAtp("hello\n").Describe().find("TraceFileVersion"), std::string::npos);
+    EXPECT_NE(ParseAtp("TraceFileVersion=3.2\n=====nonsense=====\n").Describe().find("line 2"), std::string::npos);
+}
+
+TEST(AtpFile, PublishedOpenClEnumeration) {
+    size_t count = 0;
+    const ocl::Api* apis = ocl::AllApis(&count);
+    EXPECT_EQ(count, 114u);
+    std::set<uint32_t> numbers;
+    for (size_t i = 0; i < count; ++i) {
+        const uint32_t number = static_cast<uint32_t>(apis[i]);
+        EXPECT_TRUE(numbers.insert(number).second) << "number used twice: " << number;
+        const std::string name = ocl::ApiName(apis[i]);
+        EXPECT_EQ(ocl::ApiFromName(name), apis[i]);
+        EXPECT_EQ(ocl::IsEnqueueApi(number), name.rfind("clEnqueue", 0) == 0) << name;
+    }
+    EXPECT_EQ(static_cast<uint32_t>(ocl::Api::clGetPlatformIDs), 0u);
+    EXPECT_EQ(static_cast<uint32_t>(ocl::Api::clEnqueueNDRangeKernel), 117u);
+    EXPECT_TRUE(ocl::IsKernelDispatchApi(117));
+    EXPECT_TRUE(ocl::IsDataTransferApi(100));
+    EXPECT_FALSE(ocl::IsDataTransferApi(117));
+    EXPECT_STREQ(ocl::CommandTypeName(0x11F0), "CL_COMMAND_NDRANGE_KERNEL");
+}
+
+// ---- .occupancy
+
+OccupancyFile Occupancy() {
+    OccupancyFile file;
+    file.session = Session();
+    OccupancyRow row;
+    row.threadId = 4242;
+    row.kernelName = "fill_2d";
+    row.deviceName = "pthread-haswell-AMD EPYC";
+    row.computeUnits = 2;
+    row.maxWavesPerComputeUnit = 512;
+    row.maxWorkGroupsPerComputeUnit = 1;
+    row.maxLds = 524288;
+    row.usedLds = 0;
+    row.waveSize = 8;
+    row.workGroupSize = 64;
+    row.wavesPerWorkGroup = 8;
+    row.maxWorkGroupSize = 4096;
+    row.maxWavesPerWorkGroup = 512;
+    row.globalWorkSize = 1024;
+    row.maxGlobalWorkSize = 18446744073709551615ull;
+    row.ldsLimitedWaves = 512;
+    row.workGroupLimitedWaves = 8;
+    row.occupancyPercent = 1.5625;
+    file.rows.push_back(row);
+    OccupancyRow gpu;
+    gpu.threadId = 4243;
+    gpu.kernelName = "reduce";
+    gpu.deviceName = "NVIDIA H100";
+    gpu.computeUnits = 132;
+    gpu.graphicsIpVersion = "9.0";
+    gpu.simdsPerComputeUnit = 4;
+    file.rows.push_back(gpu);
+    return file;
+}
+
+const char* kOccupancyText =
+    "# ProfilerVersion=0.1.0\n"
+    "# Application=/opt/app/bin/solver\n"
+    "# ApplicationArgs=--size 64 \"two words\"\n"
+    "# ListSeparator=,\n"
+    "# KernelCount=2\n"
+    "Thread ID,Kernel Name,Device Name,Number of compute units,Max. number of wavefronts per CU,"
+    "Max. number of work-group per CU,Max. number of VGPR,Max. number of SGPR,Max. amount of LDS,Number of VGPR used,"
+    "Number of SGPR used,Amount of LDS used,Size of wavefront,Work-group size,Wavefronts per work-group,"
+    "Max work-group size,Max wavefronts per work-group,Global work size,Maximum global work size,"
+    "Nbr VGPR-limited waves,Nbr SGPR-limited waves,Nbr LDS-limited waves,Nbr of WG-limited waves,Kernel occupancy,"
+    "Graphics IP Version,Number of SIMDs per CU\n"
+    "4242,fill_2d,pthread-haswell-AMD EPYC,2,512,1,NA,NA,524288,NA,NA,0,8,64,8,4096,512,1024,18446744073709551615,"
+    "NA,NA,512,8,1.56,NA,NA\n"
+    "4243,reduce,NVIDIA H100,132,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,9.0,4\n";
+
+TEST(OccupancyFile, WriterFollowsTheLayoutExactly) {
+    EXPECT_EQ(WriteOccupancy(Occupancy()), kOccupancyText);
+    EXPECT_EQ(OccupancyColumns().size(), 26u);
+}
+
+TEST(OccupancyFile, OneSeparatorThroughout) {
+    OccupancyFile file = Occupancy();
+    file.session.listSeparator = ';';
+    const std::string text = WriteOccupancy(file);
+    for (std::string_view line : SplitLines(text)) {
+        if (line.front() == '#') continue;
+        EXPECT_EQ(line.find(','), std::string_view::npos) << line;
+        EXPECT_EQ(SplitOn(line, ';').size(), 26u) << line;
+    }
+    Parsed<OccupancyFile> parsed = ParseOccupancy(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file.session.listSeparator, ';');
+}
+
+TEST(OccupancyFile, ReaderGivesEveryFieldBack) {
+    Parsed<OccupancyFile> parsed = ParseOccupancy(kOccupancyText, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    OccupancyFile expected = Occupancy();
+    expected.rows[0].occupancyPercent = 1.56;  // written with two decimals
+    EXPECT_EQ(parsed.file.rows, expected.rows);
+    EXPECT_EQ(parsed.file.session.profilerVersion, "0.1.0");
+    EXPECT_EQ(parsed.file.session.applicationArgs, "--size 64 \"two words\"");
+    EXPECT_EQ(LimitingResource(parsed.file.rows[0]), OccupancyLimiter::WorkGroup);
+    EXPECT_EQ(LimitingResource(parsed.file.rows[1]), OccupancyLimiter::None);
+}
+
+TEST(OccupancyFile, ProblemsCarryTheirLine) {
+    std::string text = kOccupancyText;
+    text.replace(text.find("# KernelCount=2"), 15, "# KernelCount=3");
+    Parsed<OccupancyFile> parsed = ParseOccupancy(text);
+    ASSERT_EQ(parsed.problems.size(), 1u);
+    EXPECT_EQ(parsed.problems[0].line, 5u);
+
+    std::string badPercent = kOccupancyText;
+    badPercent.replace(badPercent.find(",1.56,"), 6, ",156.0,");
+    parsed = ParseOccupancy(badPercent);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_EQ(parsed.problems[0].line, 7u);
+    EXPECT_NE(parsed.problems[0].message.find("Kernel occupancy"), std::string::npos);
+
+    std::string wrongColumns = kOccupancyText;
+    wrongColumns.replace(wrongColumns.find("Kernel Name"), 11, "Kernel");
+    EXPECT_EQ(ParseOccupancy(wrongColumns).problems.at(0).line, 6u);
+}
+
+TEST(TextFields, NumbersAndFields) {
+    EXPECT_EQ(PadRight("ab", 4), "ab  ");
+    EXPECT_EQ(PadRight("abcd", 4), "abcd ");
+    EXPECT_EQ(FormatFixed(0.012345, 15, 5), "        0.01235");
+    EXPECT_EQ(FormatUnsigned(7, 5), "    7");
+    EXPECT_EQ(ParseUnsigned("18446744073709551615"), UINT64_MAX);
+    EXPECT_FALSE(ParseUnsigned("18446744073709551616").has_value());
+    EXPECT_FALSE(ParseUnsigned("-1").has_value());
+    EXPECT_FALSE(ParseUnsigned(" 1").has_value());
+    EXPECT_EQ(ParseSigned("-42"), -42);
+    EXPECT_EQ(ParseDouble("1.5e3"), 1500.0);
+    EXPECT_FALSE(ParseDouble("nan").has_value());
+    EXPECT_FALSE(ParseDouble("1.5x").has_value());
+    EXPECT_EQ(ParseHexOrDecimal("0x1F"), 31u);
+    EXPECT_EQ(HexHandle(0x0B69F8C0), "0x000000000B69F8C0");
+    EXPECT_EQ(DecodeSpaces(EncodeSpaces("a b")), "a b");
+    EXPECT_EQ(SplitLines("a\r\nb\nc").size(), 3u);
+}
+
+}  // namespace
+}  // namespace gpaprof

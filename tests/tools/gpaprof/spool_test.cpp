@@ -1,1 +1,297 @@
+// The spool between a profiled process and gpaprof: records round-trip, and a spool becomes the files'
+// contents (device times mapped onto the CPU clock, rows in dispatch order, unfinished commands, a spool
+// cut short by a crash). Also the agent configuration and the output name placeholders.
 #include <gtest/gtest.h>
+
+#include <map>
+
+#include "tools/gpaprof/spool/agent_config.h"
+#include "tools/gpaprof/spool/clock_calibration.h"
+#include "tools/gpaprof/spool/output_template.h"
+#include "tools/gpaprof/spool/spool_assembler.h"
+#include "tools/gpaprof/spool/spool_records.h"
+
+namespace gpaprof {
+namespace {
+
+spool::Record RoundTrip(const spool::Record& record) {
+    const std::string line = spool::Encode(record);
+    EXPECT_EQ(line.back(), '\n');
+    EXPECT_EQ(line.find('\n'), line.size() - 1) << "a record is one line";
+    std::string error;
+    std::optional<spool::Record> decoded = spool::Decode(std::string_view(line).substr(0, line.size() - 1), &error);
+    EXPECT_TRUE(decoded.has_value()) << error;
+    return decoded.value_or(record);
+}
+
+TEST(SpoolRecords, EveryRecordRoundTrips) {
+    DeviceHeader device{"dev\tname", "vendor", "platform", "3.0", "drv", "rt", 64, std::string("board"), std::nullopt};
+    ApiCall call{117, "clEnqueueNDRangeKernel", std::string("CL_SUCCESS"), {"0x1", "a\\b", "new\nline", ""}, 10, 20,
+                 std::nullopt, std::nullopt, std::nullopt};
+    DispatchRow row;
+    row.method = "k__k1_CPU";
+    row.executionOrder = 7;
+    row.threadId = 99;
+    row.callIndex = 3;
+    row.globalWorkSize = WorkSize::Of({1, 2, 3});
+    row.timeMs = 0.1;
+    row.localMemSize = 5;
+    row.vgprs = 1;
+    row.kernelOccupancy = 33.3;
+    row.counters = {CounterValue::Real("GPUTime", 0.1), CounterValue::Int("X", 5), CounterValue::NA("Y")};
+    OccupancyRow occupancy;
+    occupancy.threadId = 4;
+    occupancy.kernelName = "k";
+    occupancy.waveSize = 8;
+    occupancy.occupancyPercent = 12.5;
+    occupancy.graphicsIpVersion = "9.0";
+    const std::vector<spool::Record> records = {
+        spool::ProcessRecord{12, 1, "/bin/app", "a b", "/tmp", "/tmp/out", 123},
+        spool::DeviceRecord{"0x1", device},
+        spool::CounterListRecord{"OpenCL", {"GPUTime", "X"}},
+        spool::CallRecord{"ocl", 5, 6, call},
+        spool::CommandRecord{"ocl", 5, 6, "0x1", CommandTimes{4592, "CL_COMMAND_NDRANGE_KERNEL", 0, 0, 0, 0, 1, "0x2", 1, "0x3", "dev"},
+                             KernelLaunch{"0x4", "k", {64}, {}}, std::nullopt},
+        spool::CommandRecord{"ocl", 5, 7, "0x1", CommandTimes{}, std::nullopt, 4096},
+        spool::TimesRecord{"ocl", 5, 6, "0x1", 1, 2, 3, 4},
+        spool::CalibrationRecord{"0x1", 10, 20, 5},
+        spool::DispatchRecord{"OpenCL", row},
+        spool::OccupancyRecord{7, occupancy},
+        spool::MarkerRecord{5, PerfMarker{PerfMarker::Kind::EndEx, "n", "g", 9}},
+        spool::SourceRecord{"ocl", 5, 6, "clFinish", "/bin/app", 0x401234, 0x400000, "main", 0x401200},
+        spool::KernelTimestampRecord{"cuda", "", KernelTimestamp{"k", "0x1", 1, 2, "a", "0x2", 3, 4, "T", 5, "{x y}"}},
+        spool::EventRecord{"signal", {"11", "5", "0"}},
+        spool::NoteRecord{"something\tto say"},
+    };
+    for (const spool::Record& record : records) EXPECT_EQ(RoundTrip(record), record) << spool::Encode(record);
+}
+
+TEST(SpoolRecords, BadLinesAreRejectedWithAReason) {
+    std::string error;
+    EXPECT_FALSE(spool::Decode("", &error).has_value());
+    EXPECT_FALSE(spool::Decode("Z\t1", &error).has_value());
+    EXPECT_NE(error.find("unknown record type"), std::string::npos);
+    EXPECT_FALSE(spool::Decode("T\tocl\t1", &error).has_value());
+    EXPECT_NE(error.find("ends early"), std::string::npos);
+    EXPECT_FALSE(spool::Decode("C\t0x1\t1\t2\t3\t4", &error).has_value());
+    EXPECT_NE(error.find("more fields"), std::string::npos);
+    EXPECT_FALSE(spool::Decode("C\t0x1\tx\t2\t3", &error).has_value());
+}
+
+TEST(ClockCalibration, OffsetLiesInEverySample) {
+    ClockCalibration clock;
+    EXPECT_EQ(clock.Map(1000), 1000u);  // no sample: same clock
+    // Device clock = CPU clock - 500; each sample brackets the device reading by its call.
+    clock.AddSample(1000, 1100, 550);
+    clock.AddSample(2000, 2020, 1505);
+    clock.AddSample(3000, 3300, 2700);
+    const int64_t offset = clock.Offset();
+    EXPECT_GE(offset, 495);
+    EXPECT_LE(offset, 515);
+    EXPECT_EQ(clock.Map(0), 0u);
+    // Disagreeing samples (drift) give the median of their middles, not something outside them.
+    ClockCalibration drift;
+    drift.AddSample(100, 110, 0 + 1);
+    drift.AddSample(200, 210, 50);
+    drift.AddSample(300, 310, 100);
+    EXPECT_EQ(drift.Offset(), 155);
+}
+
+std::string Spool(const std::vector<spool::Record>& records, bool cutLast = false) {
+    std::string text;
+    for (const spool::Record& record : records) text += spool::Encode(record);
+    if (cutLast) text += "A\tocl\t1\t99\t14\tclCreateBuf";  // a record the crash cut short
+    return text;
+}
+
+ApiCall Call(uint32_t type, const char* name, uint64_t start, uint64_t end) {
+    return ApiCall{type, name, std::string("CL_SUCCESS"), {"0x1"}, start, end, std::nullopt, std::nullopt, std::nullopt};
+}
+
+TEST(SpoolAssembler, JoinsCallsCommandsAndDeviceTimes) {
+    const CommandTimes command{4592, "CL_COMMAND_NDRANGE_KERNEL", 0, 0, 0, 0, 1, "0xQ", 1, "0xC", "dev one"};
+    DispatchRow second;
+    second.method = "b__k2_CPU";
+    second.executionOrder = 2;
+    second.threadId = 8;
+    second.counters = {CounterValue::Real("GPUTime", 2.0)};
+    DispatchRow first = second;
+    first.method = "a__k1_CPU";
+    first.executionOrder = 1;
+    first.threadId = 7;
+    first.counters = {CounterValue::Int("Other", 1)};
+    OccupancyRow occupancyLate;
+    occupancyLate.kernelName = "late";
+    OccupancyRow occupancyEarly;
+    occupancyEarly.kernelName = "early";
+    const std::string text = Spool(
+        {spool::ProcessRecord{42, 1, "/bin/app", "-x", "/work", "/out/base", 1},
+         spool::DeviceRecord{"0xD", DeviceHeader{"dev one", "v", "p", "OpenCL 3.0", "d", "OpenCL 3.0", 64, std::nullopt, std::nullopt}},
+         spool::CounterListRecord{"OpenCL", {"GPUTime", "Other"}},
+         spool::CallRecord{"ocl", 8, 0, Call(14, "clCreateBuffer", 5000, 5100)},
+         spool::CallRecord{"ocl", 7, 0, Call(117, "clEnqueueNDRangeKernel", 1000, 1100)},
+         spool::CommandRecord{"ocl", 7, 0, "0xD", command, KernelLaunch{"0xK", "a", {64}, {}}, std::nullopt},
+         spool::CallRecord{"ocl", 7, 1, Call(117, "clEnqueueNDRangeKernel", 2000, 2100)},
+         spool::CommandRecord{"ocl", 7, 1, "0xD", command, KernelLaunch{"0xK", "a", {64}, {8}}, std::nullopt},
+         spool::TimesRecord{"ocl", 7, 0, "0xD", 550, 560, 700, 900},  // device = cpu - 500
+         spool::DispatchRecord{"OpenCL", second},
+         spool::DispatchRecord{"OpenCL", first},
+         spool::OccupancyRecord{2, occupancyLate},
+         spool::OccupancyRecord{1, occupancyEarly},
+         spool::MarkerRecord{7, PerfMarker{PerfMarker::Kind::Begin, "m", "g", 900}},
+         spool::NoteRecord{"a note"},
+         spool::EventRecord{"signal", {"11", "7", "0"}}},
+        true);
+    AssemblyOptions options;
+    options.trace = options.counters = options.occupancy = true;
+    options.profilerVersion = "1.2.3";
+    options.displayName = "base";
+    options.excludedApis = {"clGetEventInfo"};
+    AssembledProcess assembled = AssembleSpool(text, options, nullptr);
+    EXPECT_EQ(assembled.badRecords, 0u);
+    EXPECT_EQ(assembled.process.outputBase, "/out/base");
+    ASSERT_TRUE(assembled.signal.has_value());
+    EXPECT_EQ(assembled.notes, std::vector<std::string>{"a note"});
+    EXPECT_EQ(assembled.apiCalls, 3u);
+    EXPECT_EQ(assembled.unfinishedCommands, 1u);
+
+    ASSERT_TRUE(assembled.atp.has_value());
+    const AtpFile& atp = *assembled.atp;
+    EXPECT_EQ(atp.session.application, "/bin/app");
+    EXPECT_EQ(atp.session.profilerVersion, "1.2.3");
+    ASSERT_EQ(atp.session.devices.size(), 1u);
+    ASSERT_EQ(atp.parts.size(), 1u);
+    EXPECT_EQ(atp.parts[0].excludedApis, options.excludedApis);
+    ASSERT_EQ(atp.parts[0].threads.size(), 2u);
+    EXPECT_EQ(atp.parts[0].threads[0].threadId, 7u);  // threads in the order of their first call
+    const ApiCall& dispatched = atp.parts[0].threads[0].entries[0];
+    ASSERT_TRUE(dispatched.command.has_value());
+    EXPECT_GE(dispatched.command->queued, 1000u);
+    EXPECT_LE(dispatched.command->queued, 1100u);
+    EXPECT_EQ(dispatched.command->end - dispatched.command->start, 200u);
+    EXPECT_EQ(dispatched.kernel->kernelName, "a");
+    const ApiCall& unfinished = atp.parts[0].threads[0].entries[1];
+    ASSERT_TRUE(unfinished.command.has_value());
+    EXPECT_EQ(unfinished.command->end, 0u);
+    EXPECT_EQ(unfinished.kernel->localSize, std::vector<uint64_t>{8});
+    ASSERT_EQ(atp.markerThreads.size(), 1u);
+
+    ASSERT_TRUE(assembled.csv.has_value());
+    const CsvFile& csv = *assembled.csv;
+    EXPECT_EQ(csv.counterNames, (std::vector<std::string>{"GPUTime", "Other"}));
+    ASSERT_EQ(csv.rows.size(), 2u);
+    EXPECT_EQ(csv.rows[0].method, "a__k1_CPU");
+    EXPECT_EQ(csv.rows[0].counters[0].kind, CounterValue::Kind::NotAvailable);
+    EXPECT_EQ(csv.rows[0].counters[1].integer, 1u);
+    EXPECT_EQ(csv.rows[1].counters[1].kind, CounterValue::Kind::NotAvailable);
+
+    ASSERT_TRUE(assembled.occupancy.has_value());
+    ASSERT_EQ(assembled.occupancy->rows.size(), 2u);
+    EXPECT_EQ(assembled.occupancy->rows[0].kernelName, "early");
+
+    options.trace = options.counters = options.occupancy = false;
+    AssembledProcess nothing = AssembleSpool(text, options, nullptr);
+    EXPECT_FALSE(nothing.atp || nothing.csv || nothing.occupancy);
+}
+
+class FakeResolver : public SymbolResolver {
+public:
+    std::map<std::pair<std::string, uint64_t>, ResolvedAddress> Resolve(
+        const std::vector<std::tuple<std::string, uint64_t, uint64_t>>& wanted) override {
+        std::map<std::pair<std::string, uint64_t>, ResolvedAddress> out;
+        for (const auto& [module, address, base] : wanted) {
+            if (module == "/bin/app") out[{module, address}] = ResolvedAddress{"main", "/src/app.c", 42};
+        }
+        return out;
+    }
+};
+
+TEST(SpoolAssembler, SourceLocationsFromResolverSymbolOrModule) {
+    const std::string text = Spool({
+        spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0},
+        spool::CallRecord{"ocl", 1, 0, Call(47, "clFinish", 1, 2)},
+        spool::CallRecord{"ocl", 1, 1, Call(47, "clFinish", 3, 4)},
+        spool::CallRecord{"ocl", 1, 2, Call(47, "clFinish", 5, 6)},
+        spool::SourceRecord{"ocl", 1, 2, "clFinish", "/lib/libx.so", 0x7000, 0x5000, "", 0},
+        spool::SourceRecord{"ocl", 1, 0, "clFinish", "/bin/app", 0x401234, 0x400000, "", 0},
+        spool::SourceRecord{"ocl", 1, 1, "clFinish", "/lib/liby.so", 0x9010, 0x8000, "helper", 0x9000},
+    });
+    AssemblyOptions options;
+    options.trace = true;
+    FakeResolver resolver;
+    AssembledProcess assembled = AssembleSpool(text, options, &resolver);
+    ASSERT_EQ(assembled.atp->parts[0].sourceThreads.size(), 1u);
+    const auto& entries = assembled.atp->parts[0].sourceThreads[0].entries;
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[0], (SourceLocation{"clFinish", "main", 42, "/src/app.c", 0}));
+    EXPECT_EQ(entries[1], (SourceLocation{"clFinish", "helper", std::nullopt, "", 0x10}));
+    EXPECT_EQ(entries[2], (SourceLocation{"clFinish", "libx.so", std::nullopt, "", 0x2000}));
+}
+
+TEST(SpoolAssembler, UnreadableLinesAreCountedNotFatal) {
+    std::string text = Spool({spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0}});
+    text += "garbage line\nA\tocl\tbad\n";
+    text += spool::Encode(spool::CallRecord{"ocl", 1, 0, Call(47, "clFinish", 1, 2)});
+    AssemblyOptions options;
+    options.trace = true;
+    AssembledProcess assembled = AssembleSpool(text, options, nullptr);
+    EXPECT_EQ(assembled.badRecords, 2u);
+    EXPECT_EQ(assembled.apiCalls, 1u);
+}
+
+TEST(AgentConfig, SerializesAndParses) {
+    AgentConfig config;
+    config.trace = config.counters = config.occupancy = config.sourceSymbols = true;
+    config.counterNames = {"GPUTime"};
+    config.kernels = {"a", "b"};
+    config.kernelRegex = "^k.*$";
+    config.launchSkip = 3;
+    config.launchCount = 4;
+    config.maxApiCalls = 10;
+    config.excludedApis = {"clGetEventInfo"};
+    config.startDisabled = true;
+    config.startDelayMs = 5;
+    config.durationMs = 6;
+    config.forceSinglePass = true;
+    config.forcePasses = 3;
+    config.progress = false;
+    config.spoolDirectory = "/tmp/s";
+    config.outputTemplate = "/tmp/out_%p";
+    config.launchTimeNs = 77;
+    config.listSeparator = ';';
+    std::string error;
+    std::optional<AgentConfig> parsed = AgentConfig::Parse(config.Serialize(), &error);
+    ASSERT_TRUE(parsed.has_value()) << error;
+    EXPECT_EQ(parsed->Serialize(), config.Serialize());
+    EXPECT_EQ(parsed->kernels, config.kernels);
+    EXPECT_EQ(parsed->launchCount, 4u);
+    EXPECT_FALSE(AgentConfig::Parse("trace=2\nspoolDir=/x\n", &error).has_value());
+    EXPECT_NE(error.find("trace"), std::string::npos);
+    EXPECT_FALSE(AgentConfig::Parse("trace=1\n", &error).has_value());
+    EXPECT_TRUE(AgentConfig::Parse("spoolDir=/x\nfromTheFuture=1\n", &error).has_value());
+}
+
+TEST(OutputTemplate, PlaceholdersAndExtensions) {
+    auto lookup = [](const std::string& name) -> std::optional<std::string> {
+        if (name == "RANK") return std::string("3");
+        return std::nullopt;
+    };
+    std::string warning;
+    EXPECT_EQ(ResolveOutputTemplate("/o/run_%p_r%q{RANK}_100%%", 1234, lookup, &warning), "/o/run_1234_r3_100%");
+    EXPECT_TRUE(warning.empty());
+    EXPECT_EQ(ResolveOutputTemplate("x_%q{MISSING}", 1, lookup, &warning), "x_unset-MISSING");
+    EXPECT_NE(warning.find("MISSING"), std::string::npos);
+    std::string error;
+    EXPECT_TRUE(ValidateOutputTemplate("a_%p_%q{B_1}", &error));
+    EXPECT_FALSE(ValidateOutputTemplate("a_%x", &error));
+    EXPECT_FALSE(ValidateOutputTemplate("a_%q{", &error));
+    EXPECT_FALSE(ValidateOutputTemplate("a_%q{B-1}", &error));
+    EXPECT_FALSE(ValidateOutputTemplate("a_%", &error));
+    EXPECT_EQ(StripProfilerExtension("/o/run.atp"), "/o/run");
+    EXPECT_EQ(StripProfilerExtension("/o/run.csv"), "/o/run");
+    EXPECT_EQ(StripProfilerExtension("/o/run.occupancy"), "/o/run");
+    EXPECT_EQ(StripProfilerExtension("/o/run.v2"), "/o/run.v2");
+}
+
+}  // namespace
+}  // namespace gpaprof
