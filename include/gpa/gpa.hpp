@@ -19,6 +19,10 @@
  *
  * GPA keeps one selected context per process; every call of these classes selects its own context
  * first, so several gpa::Context objects can be used side by side (from one thread at a time).
+ *
+ * The classes live in the inline namespace gpa::v1: programs write gpa::Context, while the symbols stay
+ * apart from the GPA libraries' internal gpa:: names (a program that links the core statically, such as
+ * OpenGPA's own tests, would otherwise have two different gpa::Context classes).
  */
 #ifndef OPENGPA_GPA_HPP_
 #define OPENGPA_GPA_HPP_
@@ -36,6 +40,7 @@
 #include "GPUPerfAPI.h"
 
 namespace gpa {
+inline namespace v1 {
 
 // A GPA call that did not return GPA_STATUS_OK.
 class Error : public std::runtime_error {
@@ -443,6 +448,7 @@ private:
     void* context_;  // null once moved from
 };
 
+}  // namespace v1
 }  // namespace gpa
 
 #endif  // OPENGPA_GPA_HPP_
