@@ -26,7 +26,6 @@ TEST_F(Concurrency, ManyThreadsCallingTheApiAtOnce) {
     const gpa_uint32 busy = Index("Busy");
     Record({0, 1});
 
-    std::atomic<bool> stop{false};
     std::atomic<int> failures{0};
     std::atomic<int> readsOk{0};
     auto check = [&](bool ok, const char* what) {
@@ -36,11 +35,13 @@ TEST_F(Concurrency, ManyThreadsCallingTheApiAtOnce) {
         }
     };
 
-    // One thread records sessions continuously; the others read the newest finished one, look at the
-    // catalog, poll, and try (and fail, or not) to change the selection.
+    // One thread records sessions for as long as the others run; they read the newest finished one, look
+    // at the catalog, poll, and try (and fail, or not) to change the selection.
+    constexpr int kReaders = 4;
+    std::atomic<int> readersDone{0};
     std::atomic<gpa_uint32> newest{1};
     std::thread recorder([&] {
-        for (int i = 0; i < 300; ++i) {
+        for (int i = 0; i < 50 || readersDone.load() < kReaders; ++i) {
             gpa_uint32 session = 0;
             check(GPA_BeginSession(&session) == GPA_STATUS_OK, "BeginSession");
             for (int pass = 0; pass < 2; ++pass) {
@@ -54,12 +55,11 @@ TEST_F(Concurrency, ManyThreadsCallingTheApiAtOnce) {
             check(GPA_EndSession() == GPA_STATUS_OK, "EndSession");
             newest = session;
         }
-        stop = true;
     });
     std::vector<std::thread> readers;
-    for (int t = 0; t < 4; ++t) {
+    for (int t = 0; t < kReaders; ++t) {
         readers.emplace_back([&, t] {
-            while (!stop.load()) {
+            for (int i = 0; i < 200; ++i) {
                 const gpa_uint32 session = newest.load();
                 gpa_uint64 w = 0;
                 const GPA_Status s1 = GPA_GetSampleUInt64(session, 1, waves, &w);
@@ -93,10 +93,11 @@ TEST_F(Concurrency, ManyThreadsCallingTheApiAtOnce) {
                       GPA_GetStatusAsStr(s5));
                 check(std::string(GPA_GetStatusAsStr(GPA_STATUS_OK)) == "GPA_STATUS_OK", "GetStatusAsStr");
             }
+            ++readersDone;
         });
     }
-    recorder.join();
     for (std::thread& r : readers) r.join();
+    recorder.join();
     EXPECT_EQ(failures.load(), 0);
     EXPECT_GT(readsOk.load(), 0);
     EXPECT_EQ(LiveSessions(), 4);

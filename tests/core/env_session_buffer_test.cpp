@@ -23,6 +23,7 @@ protected:
         GPA_Destroy();
         GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, nullptr);
         gpa::testing::ResetConfig();
+        watchdog_.reset();
     }
     // Records `sessions` sessions and returns how many of them are still available.
     gpa_uint32 KeptOf(gpa_uint32 sessions) {

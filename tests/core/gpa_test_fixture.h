@@ -4,9 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "GPUPerfAPI.h"
@@ -81,11 +87,43 @@ private:
     }
 };
 
+// Ends the process with a message if a test is still running after `limit`: a GPA call that blocks for
+// ever (a deadlock, or a readiness query that waits for results) then fails the test instead of hanging.
+class Watchdog {
+public:
+    explicit Watchdog(std::chrono::seconds limit)
+        : thread_([this, limit] {
+              std::unique_lock<std::mutex> lock(mutex_);
+              if (!done_changed_.wait_for(lock, limit, [this] { return done_; })) {
+                  std::fprintf(stderr, "test still running after %lld s: a GPA call never returned\n",
+                               static_cast<long long>(limit.count()));
+                  std::_Exit(4);
+              }
+          }) {}
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+    ~Watchdog() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        done_changed_.notify_all();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable done_changed_;
+    bool done_ = false;
+    std::thread thread_;  // last: starts once the members above exist
+};
+
 // Every test starts from a fresh scripted backend and ends with GPA destroyed, logging off and the
 // default result ring size, whatever it did (statuses ignored on the way out).
 class GpaTest : public ::testing::Test {
 protected:
     void SetUp() override {
+        watchdog_ = std::make_unique<Watchdog>(std::chrono::seconds(60));
         gpa::testing::ResetConfig();
         GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, nullptr);
         LogCapture::Clear();
@@ -96,6 +134,7 @@ protected:
         GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, nullptr);
         OGPA_SetSessionBufferSize(4);
         gpa::testing::ResetConfig();
+        watchdog_.reset();
     }
 
     // GPA_Initialize (if needed) and GPA_OpenContext on `handle` (queueA_ by default).
@@ -139,6 +178,7 @@ protected:
     // Hardware counter indices of the scripted backend's default configuration.
     static constexpr uint32_t kCycles = 0, kBusy = 1, kBytes = 2, kWaves = 3, kTimeNs = 4;
 
+    std::unique_ptr<Watchdog> watchdog_;
     bool initialized_ = false;
     int queueA_ = 0;  // distinct addresses stand for API objects (command queues)
     int queueB_ = 0;
