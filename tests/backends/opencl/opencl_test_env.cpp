@@ -71,6 +71,7 @@ std::unique_ptr<ClEnvironment> ClEnvironment::Create(std::string* whyNot) {
     char name[256] = {};
     clGetDeviceInfo(env->device_, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
     env->deviceName_ = name;
+    while (!env->deviceName_.empty() && env->deviceName_.back() == ' ') env->deviceName_.pop_back();
     env->context_ = clCreateContext(nullptr, 1, &env->device_, nullptr, nullptr, &error);
     if (error != CL_SUCCESS) {
         *whyNot = "clCreateContext failed: " + ClErrorText(error);
@@ -145,7 +146,7 @@ cl_uint ClEnvironment::CalibrateSpin(cl_command_queue profilingQueue, double mil
             const double scaled = iterations * (milliseconds / measured);
             return static_cast<cl_uint>(std::clamp(scaled, 1.0, 2.0e9));
         }
-        if (iterations > 1u << 30) break;
+        if (iterations >= 1u << 29) break;  // 4x more would overflow
         iterations *= 4;
     }
     return iterations;
