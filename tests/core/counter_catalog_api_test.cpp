@@ -57,6 +57,7 @@ TEST_F(CounterCatalogApi, GetCounterNameWithoutContextIsNotOpen) {
 TEST_F(CounterCatalogApi, GetCounterNameNullPointer) {
     Open();
     EXPECT_GPA(GPA_STATUS_ERROR_NULL_POINTER, GPA_GetCounterName(0, nullptr));
+    EXPECT_GPA(GPA_STATUS_ERROR_NULL_POINTER, GPA_GetCounterName(kCounters, nullptr));  // before the index
 }
 
 TEST_F(CounterCatalogApi, GetCounterNameOfABadIndexIsNotFound) {
@@ -94,6 +95,7 @@ TEST_F(CounterCatalogApi, GetCounterCategoryIndexOutOfRange) {
 TEST_F(CounterCatalogApi, GetCounterCategoryNullPointer) {
     Open();
     EXPECT_GPA(GPA_STATUS_ERROR_NULL_POINTER, GPA_GetCounterCategory(0, nullptr));
+    EXPECT_GPA(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, GPA_GetCounterCategory(kCounters, nullptr));  // index first
 }
 
 TEST_F(CounterCatalogApi, GetCounterDescriptionOk) {

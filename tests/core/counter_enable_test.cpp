@@ -114,6 +114,7 @@ TEST_F(CounterEnable, EnableCounterStrWithoutContextIsNotOpen) {
 TEST_F(CounterEnable, EnableCounterStrWhileSamplingCannotChangeCounters) {
     OpenAndBeginSession();
     EXPECT_GPA(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING, GPA_EnableCounterStr("GPUTime"));
+    EXPECT_GPA(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING, GPA_EnableCounterStr("NoSuchCounter"));
 }
 
 TEST_F(CounterEnable, EnableCounterStrUnknownNameIsNotFound) {
@@ -169,6 +170,12 @@ TEST_F(CounterEnable, EnableAllCountersOkEvenWhenSomeAreEnabled) {
     ASSERT_GPA(GPA_STATUS_OK, GPA_EnableCounterStr("Waves32"));
     EXPECT_GPA(GPA_STATUS_OK, GPA_EnableAllCounters());
     EXPECT_EQ(EnabledCount(), kCounters);
+    // Waves32 keeps its place; the others follow in catalog order.
+    for (gpa_uint32 n = 0; n < kCounters; ++n) {
+        gpa_uint32 index = 99;
+        EXPECT_GPA(GPA_STATUS_OK, GPA_GetEnabledIndex(n, &index));
+        EXPECT_EQ(index, n == 0 ? Index("Waves32") : n - 1);
+    }
     for (gpa_uint32 i = 0; i < kCounters; ++i) EXPECT_GPA(GPA_STATUS_OK, GPA_IsCounterEnabled(i));
     EXPECT_GPA(GPA_STATUS_OK, GPA_EnableAllCounters());
     EXPECT_EQ(EnabledCount(), kCounters);

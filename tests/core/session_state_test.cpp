@@ -63,6 +63,20 @@ TEST_F(SessionState, BeginSessionTwiceIsSamplingAlreadyStarted) {
     EXPECT_EQ(id, 99u);
 }
 
+TEST_F(SessionState, BeginSessionFailsWhenTheBackendCannotCreateIt) {
+    Open();
+    Enable("Waves");
+    Config().failCreateSession = true;
+    gpa_uint32 id = 99;
+    EXPECT_GPA(GPA_STATUS_ERROR_FAILED, GPA_BeginSession(&id));
+    EXPECT_EQ(id, 99u);
+    EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("scripted session creation failure"), std::string::npos);
+    // Not sampling, and no id was used up.
+    EXPECT_GPA(GPA_STATUS_OK, GPA_EnableCounterStr("Busy"));
+    Config().failCreateSession = false;
+    EXPECT_EQ(Record(), 1u);
+}
+
 // ---- GPA_EndSession ----------------------------------------------------------------------------------------
 
 TEST_F(SessionState, EndSessionOk) {

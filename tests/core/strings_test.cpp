@@ -109,6 +109,7 @@ TEST_F(Strings, DataTypeAsStrOfAnInvalidTypeIsNotFound) {
 
 TEST_F(Strings, DataTypeAsStrNullPointer) {
     EXPECT_GPA(GPA_STATUS_ERROR_NULL_POINTER, GPA_GetDataTypeAsStr(GPA_TYPE_UINT32, nullptr));
+    EXPECT_GPA(GPA_STATUS_ERROR_NOT_FOUND, GPA_GetDataTypeAsStr(GPA_TYPE__LAST, nullptr));  // type first
 }
 
 // ---- GPA_GetUsageTypeAsStr ---------------------------------------------------------------------------------
@@ -147,6 +148,7 @@ TEST_F(Strings, UsageTypeAsStrOfAnInvalidTypeIsNotFound) {
 
 TEST_F(Strings, UsageTypeAsStrNullPointer) {
     EXPECT_GPA(GPA_STATUS_ERROR_NULL_POINTER, GPA_GetUsageTypeAsStr(GPA_USAGE_TYPE_BYTES, nullptr));
+    EXPECT_GPA(GPA_STATUS_ERROR_NOT_FOUND, GPA_GetUsageTypeAsStr(GPA_USAGE_TYPE__LAST, nullptr));
 }
 
 TEST_F(Strings, EnumerationValuesMatchThe2xInterface) {

@@ -34,7 +34,7 @@ void DefaultCounters(ScriptedBackendConfig& c) {
     };
     c.device = {0x2335u, "Scripted Test Device"};
     c.resultsReleased = true;
-    c.failOpen = c.failInitialize = c.failDestroy = false;
+    c.failOpen = c.failInitialize = c.failDestroy = c.failCreateSession = false;
     c.openFailStatus = GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
     c.failBeginSample = c.failEndSample = c.failEndSession = c.failRead = false;
 }
@@ -98,6 +98,7 @@ public:
     const std::vector<DerivedCounterDefinition>& DerivedCounters() const override { return derived_; }
     PassPlanner& Planner() override { return planner_; }
     Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) override {
+        if (gConfig.failCreateSession) return Fail(GPA_STATUS_ERROR_FAILED, "scripted session creation failure");
         *session = std::make_unique<ScriptedSession>(plan);
         return Outcome::Ok();
     }

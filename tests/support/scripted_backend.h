@@ -24,6 +24,7 @@ struct ScriptedBackendConfig {
     GPA_Status openFailStatus = GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
     bool failInitialize = false;          // Backend::Initialize fails
     bool failDestroy = false;             // Backend::Destroy fails
+    bool failCreateSession = false;       // BackendContext::CreateSession fails
     bool failBeginSample = false;         // BeginSample fails in the backend
     bool failEndSample = false;           // EndSample fails in the backend
     bool failEndSession = false;          // BackendSession::End fails
