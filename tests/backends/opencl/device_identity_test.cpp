@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "backends/opencl/cl_errors.h"
 #include "backends/opencl/cl_queries.h"
 #include "backends/opencl/device_identity.h"
