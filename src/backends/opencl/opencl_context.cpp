@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "backends/opencl/cl_errors.h"
 #include "backends/opencl/cl_queries.h"
