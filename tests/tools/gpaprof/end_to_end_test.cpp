@@ -356,11 +356,13 @@ TEST_F(GpaprofEndToEnd, SeveralKernelsOnSeveralThreadsAllThreeFiles) {
 TEST_F(GpaprofEndToEnd, ReplayedDispatchesLeaveResultsAsOneExecution) {
     // In-place scaling and an atomic counter give wrong results if a replay pass ran on unrestored memory;
     // the program checks every result.
+    // An SVM allocation incremented in place, through a pointer into its middle, too.
     const Outcome run = Profile({"-p", "--force-passes", "3", "-o", "replay"},
-                                {App("multi_kernel_threads"), "--threads", "2", "--iterations", "2"});
+                                {App("multi_kernel_threads"), "--threads", "2", "--iterations", "2", "--svm"});
     ASSERT_EQ(run.exitCode, 0) << run.err << run.out;
+    EXPECT_EQ(run.err.find("is not replayed"), std::string::npos) << run.err;
     const CsvFile csv = ReadCsv("replay.csv");
-    ASSERT_EQ(csv.rows.size(), 20u);
+    ASSERT_EQ(csv.rows.size(), 22u);
     for (const DispatchRow& row : csv.rows) {
         ASSERT_EQ(row.counters.size(), 1u);
         EXPECT_EQ(row.counters[0].kind, CounterValue::Kind::Float);

@@ -267,7 +267,8 @@ Output:
                            %p is replaced by the process id, %q{NAME} by the value of environment variable
                            NAME in the profiled process (e.g. %q{RANK} under torchrun,
                            %q{OMPI_COMM_WORLD_RANK} under mpirun), %% by %. Every profiled process writes
-                           its own files; when two would collide, the later ones get .<pid> added.
+                           its own files; when two would collide, the application's own process keeps the
+                           name and the others get .<pid> added.
   -N, --sessionname <name> Session name written into the files (default: the output's file name).
   -s, --separator <c>      List separator of the .csv and .occupancy files (default ',', ';' where the
                            locale writes decimals with ',').

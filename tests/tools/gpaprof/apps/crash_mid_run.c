@@ -1,7 +1,8 @@
-/* Runs two kernels to completion, enqueues a third, then dies: "segv" writes through a null pointer,
+/* Runs two kernels to completion, reads the result, then dies: "segv" writes to a page it may not access,
  * "abort" calls abort(). Whatever ran before must be in the files.
  *   crash_mid_run segv|abort [--probe] */
 #include <signal.h>
+#include <sys/mman.h>
 
 #include "app_common.h"
 
@@ -35,8 +36,9 @@ int main(int argc, char** argv) {
     printf("crash_mid_run: result[10] = %d; now %s\n", result[10], argv[1]);
     fflush(stdout);
     if (strcmp(argv[1], "segv") == 0) {
-        volatile int* nowhere = NULL;
-        *nowhere = 1;
+        /* A real access fault (a page without access), which no sanitizer reports before the kernel does. */
+        volatile int* forbidden = (volatile int*)mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        *forbidden = 1;
     }
     abort();
 }

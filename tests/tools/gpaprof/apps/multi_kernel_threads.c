@@ -2,7 +2,8 @@
  * kernels with and without work-group sizes, local memory, 1D and 2D ranges, non-idempotent kernels
  * (an in-place scale and an atomic counter, so that a dispatch replayed without restoring its memory
  * gives wrong results), perf markers. Checks every result; exit 0 only when all are right.
- *   multi_kernel_threads [--threads N] [--iterations N] [--probe] */
+ * With --svm each thread also increments an SVM allocation in place (through a pointer into it).
+ *   multi_kernel_threads [--threads N] [--iterations N] [--svm] [--probe] */
 #include <pthread.h>
 
 #include <gpa/gpaprof_markers.h>
@@ -34,6 +35,9 @@ static const char* kSource =
     "}\n"
     "__kernel void count_items(__global volatile int* counter) {\n"
     "    atomic_inc(counter);\n"
+    "}\n"
+    "__kernel void svm_increment(__global int* data) {\n"
+    "    data[get_global_id(0)] += 1;\n"
     "}\n";
 
 enum { kCount = 1024, kGroup = 64, kWidth = 32 };
@@ -43,6 +47,7 @@ typedef struct {
     cl_program program;
     int index;
     int iterations;
+    int useSvm;
     int failures;
 } Worker;
 
@@ -140,6 +145,29 @@ static void* Run(void* argument) {
         if (counted != 256) Fail(worker, "atomic counter (incremented once per item)", counted, 256);
     }
 
+    if (worker->useSvm) {
+        /* An SVM allocation incremented in place, reached through a pointer into its middle. */
+        int* svm = (int*)clSVMAlloc(app->context, CL_MEM_READ_WRITE, 512 * sizeof(int), 0);
+        if (!svm) {
+            Fail(worker, "clSVMAlloc", 0, 1);
+        } else {
+            CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, svm, 512 * sizeof(int), 0, NULL, NULL));
+            for (int i = 0; i < 512; ++i) svm[i] = i;
+            CHECK(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL));
+            cl_kernel increment = AppKernel(worker->program, "svm_increment");
+            CHECK(clSetKernelArgSVMPointer(increment, 0, svm + 256));
+            size_t half = 256;
+            CHECK(clEnqueueNDRangeKernel(queue, increment, 1, NULL, &half, NULL, 0, NULL, NULL));
+            CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, 512 * sizeof(int), 0, NULL, NULL));
+            if (svm[10] != 10) Fail(worker, "svm[10] (untouched)", svm[10], 10);
+            if (svm[300] != 301) Fail(worker, "svm[300] (incremented once)", svm[300], 301);
+            CHECK(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL));
+            CHECK(clFinish(queue));
+            clReleaseKernel(increment);
+            clSVMFree(app->context, svm);
+        }
+    }
+
     clReleaseMemObject(bufferA);
     clReleaseMemObject(bufferB);
     clReleaseMemObject(bufferC);
@@ -158,7 +186,10 @@ static void* Run(void* argument) {
 
 int main(int argc, char** argv) {
     if (AppProbe(argc, argv)) return 0;
-    int threads = 3, iterations = 2;
+    int threads = 3, iterations = 2, useSvm = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--svm") == 0) useSvm = 1;
+    }
     for (int i = 1; i + 1 < argc; ++i) {
         if (strcmp(argv[i], "--threads") == 0) threads = atoi(argv[i + 1]);
         if (strcmp(argv[i], "--iterations") == 0) iterations = atoi(argv[i + 1]);
@@ -176,6 +207,7 @@ int main(int argc, char** argv) {
         workers[t].program = program;
         workers[t].index = t;
         workers[t].iterations = iterations;
+        workers[t].useSvm = useSvm;
         workers[t].failures = 0;
         if (pthread_create(&ids[t], NULL, Run, &workers[t]) != 0) {
             fprintf(stderr, "pthread_create failed\n");
