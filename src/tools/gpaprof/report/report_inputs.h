@@ -1,0 +1,44 @@
+// The files a report is made from: one .atp (trace), one .csv (counters) and one .occupancy, any of them
+// optional but at least one. Each is read with the gpaprof readers; every problem they report is kept with
+// its file and line, and the report is made from what could be read.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/gpaprof/files/profile_model.h"
+
+namespace gpaprof::report {
+
+enum class InputKind { Atp, Csv, Occupancy };
+
+struct InputProblem {
+    std::string path;
+    size_t line = 0;  // 1-based; 0 for the whole file
+    std::string message;
+};
+
+struct ReportInputs {
+    std::optional<std::string> atpPath, csvPath, occupancyPath;
+    std::optional<AtpFile> atp;
+    std::optional<CsvFile> csv;
+    std::optional<OccupancyFile> occupancy;
+    std::vector<InputProblem> problems;  // problems in files that were read (the report still shows them)
+    std::vector<InputProblem> failures;  // files that could not be used at all (unreadable, unknown kind, twice)
+
+    bool any() const { return atp || csv || occupancy; }
+};
+
+// The kind from the file name (.atp, .csv, .occupancy), else from the first line of `text`.
+std::optional<InputKind> DetectInputKind(const std::string& path, const std::string& text);
+
+ReportInputs LoadReportInputs(const std::vector<std::string>& paths);
+// Reads from texts already in memory (tests): pairs of path and content.
+ReportInputs ParseReportInputs(const std::vector<std::pair<std::string, std::string>>& files);
+
+// "path:line: message" ("path: message" for line 0), as compilers write them.
+std::string FormatProblem(const InputProblem& problem);
+
+}  // namespace gpaprof::report

@@ -1,0 +1,35 @@
+// A strict, small JSON parser for the tests (RFC 8259: no trailing commas, no comments, escapes and UTF-8
+// checked), so that the tests can check both that the exports are valid JSON and what they contain.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpaprof::report::testing {
+
+struct JsonValue {
+    enum class Type { Null, Bool, Number, String, Array, Object };
+    Type type = Type::Null;
+    bool boolean = false;
+    double number = 0.0;
+    std::string numberText;  // the number as written
+    std::string string;
+    std::vector<JsonValue> array;
+    std::vector<std::pair<std::string, JsonValue>> object;  // in file order
+
+    const JsonValue* Find(std::string_view key) const {
+        for (const auto& [name, value] : object) {
+            if (name == key) return &value;
+        }
+        return nullptr;
+    }
+};
+
+// nullopt with `error` ("offset N: ...") when `text` is not exactly one JSON value (whitespace around allowed).
+std::optional<JsonValue> ParseJson(std::string_view text, std::string* error);
+
+}  // namespace gpaprof::report::testing

@@ -1,0 +1,141 @@
+// gpaprof-report as a program: outputs, exit codes, and input problems printed as FILE:LINE: MESSAGE.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "report_fixture.h"
+#include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/csv_file.h"
+#include "tools/gpaprof/files/file_io.h"
+#include "tools/gpaprof/files/occupancy_file.h"
+
+namespace gpaprof::report {
+namespace {
+
+using namespace testing;
+
+struct ToolRun {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+class ReportTool : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char pattern[] = "/tmp/gpaprof-report-test-XXXXXX";
+        ASSERT_NE(mkdtemp(pattern), nullptr);
+        dir_ = pattern;
+        std::string error;
+        ASSERT_TRUE(WriteAtpFile(dir_ + "/s.atp", OpenClFixture(), &error)) << error;
+        ASSERT_TRUE(WriteCsvFile(dir_ + "/s.csv", CsvFixture(), &error)) << error;
+        ASSERT_TRUE(WriteOccupancyFile(dir_ + "/s.occupancy", OccupancyFixture(), &error)) << error;
+    }
+    void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+    ToolRun Tool(const std::string& arguments) {
+        const std::string command = std::string(GPAPROF_REPORT_EXECUTABLE) + " " + arguments + " >'" + dir_ +
+                                    "/out.txt' 2>'" + dir_ + "/err.txt'";
+        const int status = std::system(command.c_str());
+        ToolRun run;
+        run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        run.out = ReadTextFile(dir_ + "/out.txt", nullptr).value_or("");
+        run.err = ReadTextFile(dir_ + "/err.txt", nullptr).value_or("");
+        return run;
+    }
+    std::string Path(const std::string& name) const { return "'" + dir_ + "/" + name + "'"; }
+
+    std::string dir_;
+};
+
+TEST_F(ReportTool, WritesHtmlAndPerfetto) {
+    const ToolRun run = Tool("--html " + Path("r.html") + " --perfetto=" + Path("r.json") + " " + Path("s.atp") + " " +
+                         Path("s.csv") + " " + Path("s.occupancy"));
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("wrote the HTML report to"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("wrote the Perfetto trace to"), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty());
+    const std::string html = ReadTextFile(dir_ + "/r.html", nullptr).value_or("");
+    EXPECT_NE(html.find("id=\"check-leaks\""), std::string::npos);
+    const std::string json = ReadTextFile(dir_ + "/r.json", nullptr).value_or("");
+    EXPECT_EQ(json.rfind("{\"traceEvents\":[", 0), 0u);
+}
+
+TEST_F(ReportTool, TextSummaryByDefault) {
+    const ToolRun run = Tool(Path("s.atp"));
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("OpenCL API summary: 28 calls"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Top kernels (4 dispatches"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("[warning] Objects created and never released: 2"), std::string::npos) << run.out;
+}
+
+TEST_F(ReportTool, ProblemsWithTheirLineAndStillAReport) {
+    std::string text = WriteAtp(OpenClFixture());
+    // Break the timestamp line of clBuildProgram: its end time is not a number.
+    const size_t section = text.find("=====ocl Timestamp Output=====");
+    const size_t at = text.find("clBuildProgram", section);
+    const size_t lineStart = text.rfind('\n', at) + 1;
+    const size_t line = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(lineStart), '\n')) + 1;
+    text.replace(text.find("20000", at), 5, "2x000");
+    ASSERT_TRUE(WriteTextFile(dir_ + "/bad.atp", text, nullptr));
+    const ToolRun run = Tool("--html " + Path("bad.html") + " " + Path("bad.atp"));
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_NE(run.err.find(dir_ + "/bad.atp:" + std::to_string(line) + ": end time is not an unsigned number: '2x000'"),
+              std::string::npos)
+        << run.err;
+    const std::string html = ReadTextFile(dir_ + "/bad.html", nullptr).value_or("");
+    EXPECT_NE(html.find("id=\"problems\""), std::string::npos);
+}
+
+TEST_F(ReportTool, GarbageNeverCrashes) {
+    std::string garbage;
+    for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 256);
+    ASSERT_TRUE(WriteTextFile(dir_ + "/g.atp", garbage, nullptr));
+    ASSERT_TRUE(WriteTextFile(dir_ + "/g.csv", garbage, nullptr));
+    ASSERT_TRUE(WriteTextFile(dir_ + "/g.occupancy", garbage, nullptr));
+    const ToolRun run = Tool("--html " + Path("g.html") + " --perfetto " + Path("g.json") + " " + Path("g.atp") + " " +
+                         Path("g.csv") + " " + Path("g.occupancy"));
+    EXPECT_EQ(run.exitCode, 1) << run.err;
+    EXPECT_NE(run.err.find("g.atp"), std::string::npos);
+}
+
+TEST_F(ReportTool, ExitCodes) {
+    EXPECT_EQ(Tool("").exitCode, 2);
+    EXPECT_EQ(Tool("--bogus " + Path("s.atp")).exitCode, 2);
+    EXPECT_EQ(Tool("--html").exitCode, 2);
+    const ToolRun help = Tool("--help");
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("Usage: gpaprof-report"), std::string::npos);
+    EXPECT_NE(help.out.find("ui.perfetto.dev"), std::string::npos);
+    const ToolRun missing = Tool(Path("missing.atp"));
+    EXPECT_EQ(missing.exitCode, 3);
+    EXPECT_NE(missing.err.find("missing.atp: cannot open"), std::string::npos) << missing.err;
+    const ToolRun twice = Tool(Path("s.atp") + " " + Path("s.atp"));
+    EXPECT_EQ(twice.exitCode, 3);
+    EXPECT_NE(twice.err.find("a second .atp file"), std::string::npos) << twice.err;
+    const ToolRun noTrace = Tool("--perfetto " + Path("x.json") + " " + Path("s.csv"));
+    EXPECT_EQ(noTrace.exitCode, 3);
+    EXPECT_NE(noTrace.err.find("--perfetto needs a trace"), std::string::npos);
+    const ToolRun unwritable = Tool("--html /nonexistent-dir/r.html " + Path("s.atp"));
+    EXPECT_EQ(unwritable.exitCode, 3);
+    EXPECT_NE(unwritable.err.find("cannot write the HTML report"), std::string::npos);
+}
+
+TEST_F(ReportTool, KindFromTheFirstLineWhenTheNameSaysNothing) {
+    std::system(("cp " + Path("s.atp") + " " + Path("trace.txt")).c_str());
+    const ToolRun run = Tool(Path("trace.txt"));
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("OpenCL API summary"), std::string::npos);
+    ASSERT_TRUE(WriteTextFile(dir_ + "/other.txt", "hello\n", nullptr));
+    const ToolRun other = Tool(Path("other.txt"));
+    EXPECT_EQ(other.exitCode, 3);
+    EXPECT_NE(other.err.find("not a profiler file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpaprof::report
