@@ -156,7 +156,8 @@ const char* const kReportScript = R"JS(
       for (var t = 0; t <= 8; ++t) {
         var x = labelWidth + plot * t / 8;
         svgNode('line', {x1: x, x2: x, y1: axisHeight - 4, y2: height}, axis);
-        text(axis, x + 2, 12, formatNs(view[0] + (view[1] - view[0]) * t / 8));
+        text(axis, t === 8 ? x - 2 : x + 2, 12, formatNs(view[0] + (view[1] - view[0]) * t / 8),
+             t === 8 ? {'text-anchor': 'end'} : {});
       }
     }
     layout();
