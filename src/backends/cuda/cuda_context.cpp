@@ -24,14 +24,16 @@ Outcome CudaContext::Open(const CuptiApi& cupti, const DriverApi& driver, CUcont
     result->device_.deviceId = PciDeviceId(driver, device);
     if (Outcome o = CheckProfilingSupported(cupti, device); !o.ok()) return o;
     if (Outcome o = QueryChipName(cupti, device, &result->chip_); !o.ok()) return o;
-    // Availability first: CUPTI cannot report it while a profiler is enabled on the device.
+    // Availability first: CUPTI cannot report it while a profiler is enabled on the device. (Another
+    // context's profiler may be; then the image is empty and every metric of the chip is offered.)
     result->availability_ = QueryCounterAvailability(cupti, driver, context);
     std::unique_ptr<RangeProfiler> profiler;
-    if (Outcome o = RangeProfiler::Enable(cupti, driver, context, &profiler); !o.ok()) return o;
+    if (Outcome o = RangeProfiler::Create(cupti, driver, context, &profiler); !o.ok()) return o;
     result->profiler_ = std::move(profiler);
     if (Outcome o = BuildChipCounters(cupti, result->chip_, result->availability_, &result->counters_); !o.ok()) return o;
     result->planner_ = std::make_unique<CuptiPassPlanner>(cupti, result->chip_, result->availability_,
-                                                          result->counters_.HardwareNames());
+                                                          result->counters_.HardwareNames(),
+                                                          PlannerOptionsFromEnvironment());
     *opened = std::move(result);
     return Outcome::Ok();
 }

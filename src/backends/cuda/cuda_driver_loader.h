@@ -20,6 +20,8 @@ namespace gpa::cuda {
     X(cuDeviceGetName)              \
     X(cuDeviceGetAttribute)         \
     X(cuDeviceGetPCIBusId)          \
+    X(cuDevicePrimaryCtxRetain)     \
+    X(cuDevicePrimaryCtxRelease)    \
     X(cuCtxGetCurrent)              \
     X(cuCtxGetDevice)               \
     X(cuCtxPushCurrent)             \

@@ -59,6 +59,20 @@ Outcome CuptiApi::Failure(const char* what, CUptiResult result, GPA_Status statu
 
 namespace {
 
+// CUPTI opens libnvperf_host.so with RTLD_DEEPBIND, which AddressSanitizer's runtime refuses by ending the
+// process; in a sanitizer build CUPTI is reported missing instead, with the reason.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 std::vector<std::string> CuptiCandidates() {
     std::vector<std::string> candidates;
     // An explicit path is the only candidate: the user said which CUPTI to use.
@@ -93,6 +107,13 @@ LoadedCupti& Load() {
     static LoadedCupti loaded;
     static std::once_flag once;
     std::call_once(once, [] {
+        if (kAddressSanitizer) {
+            loaded.outcome = Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+                                  "CUPTI cannot run in a build with AddressSanitizer (it opens libnvperf_host.so with "
+                                  "RTLD_DEEPBIND, which the sanitizer runtime refuses); use a build without "
+                                  "OPENGPA_SANITIZE for NVIDIA counters");
+            return;
+        }
         std::string error;
         if (!loaded.library.Open(CuptiCandidates(), &error)) {
             loaded.outcome = Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,

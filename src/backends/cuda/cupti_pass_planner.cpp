@@ -1,6 +1,7 @@
 #include "backends/cuda/cupti_pass_planner.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <unordered_set>
@@ -119,6 +120,16 @@ std::vector<std::vector<std::string>> Orderings(const std::vector<std::string>& 
 
 }  // namespace
 
+PlannerOptions PlannerOptionsFromEnvironment() {
+    PlannerOptions options;
+    if (const char* text = std::getenv("OPENGPA_CUDA_MAX_METRICS_PER_CONFIG"); text != nullptr && *text) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(text, &end, 10);
+        if (end != text && *end == '\0') options.maxMetricsPerConfiguration = static_cast<uint32_t>(value);
+    }
+    return options;
+}
+
 std::pair<uint32_t, uint32_t> MetricPlan::LocatePass(uint32_t pass) const {
     for (uint32_t g = 0; g < groups.size(); ++g) {
         if (pass < groups[g].passes) return {g, pass};
@@ -153,6 +164,18 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
         }
     }
 
+    if (options.maxMetricsPerConfiguration > 0) {
+        std::vector<std::vector<std::string>> split;
+        for (const std::vector<std::string>& members : groups) {
+            for (size_t begin = 0; begin < members.size(); begin += options.maxMetricsPerConfiguration) {
+                const size_t end = std::min(members.size(), begin + options.maxMetricsPerConfiguration);
+                split.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   members.begin() + static_cast<std::ptrdiff_t>(end));
+            }
+        }
+        groups = std::move(split);
+    }
+
     for (const std::vector<std::string>& members : groups) {
         const uint32_t wanted = members.size() <= 200 ? options.orderings : members.size() <= 1000 ? 2u : 1u;
         ConfigGroup best;
@@ -179,8 +202,12 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
 }
 
 CuptiPassPlanner::CuptiPassPlanner(const CuptiApi& api, std::string chip, std::vector<uint8_t> availability,
-                                   std::vector<std::string> hardwareNames)
-    : api_(api), chip_(std::move(chip)), availability_(std::move(availability)), hardwareNames_(std::move(hardwareNames)) {
+                                   std::vector<std::string> hardwareNames, PlannerOptions options)
+    : api_(api),
+      chip_(std::move(chip)),
+      availability_(std::move(availability)),
+      hardwareNames_(std::move(hardwareNames)),
+      options_(options) {
     for (uint32_t i = 0; i < hardwareNames_.size(); ++i) indexOf_.emplace(hardwareNames_[i], i);
 }
 
@@ -192,7 +219,7 @@ Outcome CuptiPassPlanner::PlanIndices(const std::vector<uint32_t>& counters, Res
         names.push_back(hardwareNames_[index]);
     }
     auto plan = std::make_shared<MetricPlan>();
-    if (Outcome o = PlanMetrics(api_, chip_, availability_, names, plan.get()); !o.ok()) return o;
+    if (Outcome o = PlanMetrics(api_, chip_, availability_, names, plan.get(), options_); !o.ok()) return o;
     resolved->groupCounters.clear();
     for (const ConfigGroup& group : plan->groups) {
         std::vector<uint32_t> indices;

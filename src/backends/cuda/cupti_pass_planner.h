@@ -44,7 +44,13 @@ struct PlannerOptions {
     // Orderings tried per configuration group (the given order first); large groups try fewer, since CUPTI
     // takes about a millisecond per metric to schedule.
     uint32_t orderings = 6;
+    // When not 0, no configuration holds more metrics than this (OPENGPA_CUDA_MAX_METRICS_PER_CONFIG): smaller
+    // configurations keep each counter data image small, at the cost of passes CUPTI could have shared.
+    uint32_t maxMetricsPerConfiguration = 0;
 };
+
+// PlannerOptions with OPENGPA_CUDA_MAX_METRICS_PER_CONFIG applied.
+PlannerOptions PlannerOptionsFromEnvironment();
 
 // Plans `metrics` (full NVIDIA metric names, duplicates ignored) for `chip`. `availability` is the device's
 // counter availability image, empty when planning offline.
@@ -55,7 +61,7 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
 class CuptiPassPlanner : public PassPlanner {
 public:
     CuptiPassPlanner(const CuptiApi& api, std::string chip, std::vector<uint8_t> availability,
-                     std::vector<std::string> hardwareNames);
+                     std::vector<std::string> hardwareNames, PlannerOptions options = {});
 
     Outcome Plan(const std::vector<std::vector<uint32_t>>& counterInputs, PassPlan* plan) override;
 
@@ -75,6 +81,7 @@ private:
     const std::string chip_;
     const std::vector<uint8_t> availability_;
     const std::vector<std::string> hardwareNames_;
+    const PlannerOptions options_;
     std::unordered_map<std::string, uint32_t> indexOf_;
     std::mutex mutex_;
     std::map<std::vector<uint32_t>, Resolved> cache_;  // by PassPlan::hardwareCounters

@@ -138,10 +138,11 @@ const std::vector<GpaComputeCounter> kTable = {
     {"MemUnitBusy", "GlobalMemory", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE,
      "The percentage of GPUTime the memory unit is active. The result includes the stall time (MemUnitStalled). "
      "This is measured with all extra fetches and writes and any cache or memory effects taken into account. "
-     "Value range: 0% to 100% (fetch-bound). APPROXIMATION: cycles the busiest SM's L1TEX unit was active over "
-     "its elapsed cycles (l1tex__cycles_active.max / l1tex__cycles_elapsed.max), the analog of GPA's busiest "
-     "texture addresser.",
-     {{"100 * l1tex__cycles_active.max / l1tex__cycles_elapsed.max"}}},
+     "Value range: 0% to 100% (fetch-bound). APPROXIMATION: the L1TEX unit's throughput, averaged over the SMs, "
+     "in percent of its peak over the elapsed cycles (l1tex__throughput.avg.pct_of_peak_sustained_elapsed: the "
+     "busiest of its request, tag and data stages); unlike GPA's it does not count stall time, so a kernel that "
+     "waits on device memory reads well under 100% here and high in MemUnitStalled.",
+     {{"l1tex__throughput.avg.pct_of_peak_sustained_elapsed"}}},
     {"MemUnitStalled", "GlobalMemory", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE,
      "The percentage of GPUTime the memory unit is stalled. Try reducing the number or size of fetches and "
      "writes if possible. Value range: 0% (optimal) to 100% (bad). APPROXIMATION: cycles the busiest SM's L1TEX "

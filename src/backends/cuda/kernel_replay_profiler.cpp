@@ -21,7 +21,7 @@ Outcome KernelReplayProfiler::Create(CUcontext context, std::unique_ptr<KernelRe
     if (Outcome o = CheckProfilingSupported(*cupti, device); !o.ok()) return o;
     if (Outcome o = QueryChipName(*cupti, device, &result->chip_); !o.ok()) return o;
     result->availability_ = QueryCounterAvailability(*cupti, *driver, context);
-    if (Outcome o = RangeProfiler::Enable(*cupti, *driver, context, &result->profiler_); !o.ok()) return o;
+    if (Outcome o = RangeProfiler::Create(*cupti, *driver, context, &result->profiler_); !o.ok()) return o;
     *profiler = std::move(result);
     return Outcome::Ok();
 }
@@ -38,12 +38,11 @@ Outcome KernelReplayProfiler::Profile(const MetricPlan& plan, const std::functio
         Outcome decoded;
         {
             auto lock = profiler_->Lock();
-            if (Outcome o = profiler_->CreateCounterData(group.metrics, maxKernels, &counterData); !o.ok()) return o;
             RangeProfiler::Pending pending;
             pending.owner = this;
             pending.decoded = [&decoded](const Outcome& outcome) { decoded = outcome; };
-            if (Outcome o = profiler_->Configure(group.configImage, &counterData, CUPTI_AutoRange, CUPTI_KernelReplay,
-                                                 maxKernels, std::move(pending));
+            if (Outcome o = profiler_->Configure(group.configImage, group.metrics, maxKernels, &counterData,
+                                                 CUPTI_AutoRange, CUPTI_KernelReplay, std::move(pending));
                 !o.ok()) {
                 return o;
             }

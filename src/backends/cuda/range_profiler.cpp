@@ -16,6 +16,7 @@ Outcome InitializeCuptiProfiler(const CuptiApi& cupti) {
 }
 
 Outcome QueryChipName(const CuptiApi& cupti, CUdevice device, std::string* chip) {
+    if (Outcome o = InitializeCuptiProfiler(cupti); !o.ok()) return o;  // CUPTI needs it first
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     params.deviceIndex = static_cast<size_t>(device);
     const CUptiResult result = cupti.cuptiDeviceGetChipName(&params);
@@ -61,30 +62,89 @@ std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const Drive
     return image;
 }
 
-Outcome RangeProfiler::Enable(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
+namespace {
+
+std::mutex gLock;
+// The profiler whose CUPTI object is enabled on each device.
+std::vector<std::pair<CUdevice, RangeProfiler*>>& EnabledOnDevice() {
+    static std::vector<std::pair<CUdevice, RangeProfiler*>> enabled;
+    return enabled;
+}
+
+}  // namespace
+
+std::unique_lock<std::mutex> RangeProfiler::Lock() { return std::unique_lock<std::mutex>(gLock); }
+
+Outcome RangeProfiler::Create(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
                               std::unique_ptr<RangeProfiler>* profiler) {
     if (Outcome o = InitializeCuptiProfiler(cupti); !o.ok()) return o;
-    ScopedContext current(driver, context);
-    if (!current.outcome().ok()) return current.outcome();
-    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-    params.ctx = context;
-    const CUptiResult result = cupti.cuptiRangeProfilerEnable(&params);
-    if (result != CUPTI_SUCCESS) {
-        return cupti.Failure("cuptiRangeProfilerEnable (starting NVIDIA's range profiler on the context)", result,
-                             GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    CUdevice device = 0;
+    {
+        ScopedContext current(driver, context);
+        if (!current.outcome().ok()) return current.outcome();
+        if (CUresult r = driver.cuCtxGetDevice(&device); r != CUDA_SUCCESS) return driver.Failure("cuCtxGetDevice", r);
     }
-    profiler->reset(new RangeProfiler(cupti, driver, context, params.pRangeProfilerObject));
+    std::unique_ptr<RangeProfiler> result(new RangeProfiler(cupti, driver, context, device));
+    auto lock = Lock();
+    if (Outcome o = result->EnableObject(); !o.ok()) return o;  // the privilege check
+    result->DisableObject();
+    *profiler = std::move(result);
     return Outcome::Ok();
 }
 
 RangeProfiler::~RangeProfiler() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    auto lock = Lock();
     FinishPending();
-    ScopedContext current(driver_, context_);
-    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-    params.pRangeProfilerObject = object_;
-    cupti_.cuptiRangeProfilerDisable(&params);
+    DisableObject();
 }
+
+Outcome RangeProfiler::EnableObject() {
+    if (object_ != nullptr) return Outcome::Ok();
+    std::vector<RangeProfiler*> others;  // released after the walk: Release edits the list
+    for (const auto& [device, profiler] : EnabledOnDevice()) {
+        if (device == device_ && profiler != this) others.push_back(profiler);
+    }
+    for (RangeProfiler* other : others) other->Release();
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    params.ctx = context_;
+    const CUptiResult result = cupti_.cuptiRangeProfilerEnable(&params);
+    if (result != CUPTI_SUCCESS) {
+        return cupti_.Failure("cuptiRangeProfilerEnable (starting NVIDIA's range profiler on the context)", result,
+                              GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    object_ = params.pRangeProfilerObject;
+    configured_ = false;
+    EnabledOnDevice().emplace_back(device_, this);
+    return Outcome::Ok();
+}
+
+void RangeProfiler::DisableObject() {
+    if (object_ == nullptr) return;
+    {
+        ScopedContext current(driver_, context_);
+        auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        params.pRangeProfilerObject = object_;
+        cupti_.cuptiRangeProfilerDisable(&params);
+    }
+    object_ = nullptr;
+    configured_ = false;
+    auto& enabled = EnabledOnDevice();
+    for (auto it = enabled.begin(); it != enabled.end(); ++it) {
+        if (it->second == this) {
+            enabled.erase(it);
+            break;
+        }
+    }
+}
+
+void RangeProfiler::Release() {
+    FinishPending();
+    DisableObject();
+}
+
+void RangeProfiler::Reset() { Release(); }
 
 Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
                                          std::vector<uint8_t>* image) {
@@ -111,6 +171,7 @@ Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics
 }
 
 Outcome RangeProfiler::Decode() {
+    if (object_ == nullptr) return Fail(GPA_STATUS_ERROR_FAILED, "the range profiler was disabled before decoding");
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
@@ -131,7 +192,14 @@ void RangeProfiler::FinishPending() {
     hasPending_ = false;
     Pending pending = std::move(pending_);
     pending_ = {};
-    const Outcome outcome = Decode();
+    Outcome outcome;
+    if (pendingComplete_) {
+        outcome = Decode();
+    } else {
+        // Decoding a replay that stopped half-way is not possible (CUPTI may crash); a fresh object follows.
+        DisableObject();
+        outcome = Fail(GPA_STATUS_ERROR_FAILED, "not every pass of the configuration ran, so CUPTI has no complete data");
+    }
     if (pending.decoded) pending.decoded(outcome);
 }
 
@@ -147,10 +215,16 @@ void RangeProfiler::Abandon(const void* owner) {
     FinishPending();
 }
 
-Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, std::vector<uint8_t>* counterData,
-                                 CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay, size_t maxRangesPerPass,
-                                 Pending pending) {
+Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics,
+                                 size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
+                                 CUpti_ProfilerReplayMode replay, Pending pending) {
     FinishPending();
+    // A configured object keeps the pass count of its configuration: CUPTI then ends the next configuration
+    // after the previous one's number of passes (seen on GH100 with CUPTI 13.0). Every configuration gets
+    // a fresh object.
+    if (configured_) DisableObject();
+    if (Outcome o = EnableObject(); !o.ok()) return o;
+    if (Outcome o = CreateCounterData(metrics, maxRanges, counterData); !o.ok()) return o;
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto setConfig = [&] {
@@ -162,34 +236,27 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, std::vector
         params.pCounterDataImage = counterData->data();
         params.range = range;
         params.replayMode = replay;
-        params.maxRangesPerPass = maxRangesPerPass;
+        params.maxRangesPerPass = maxRanges;
         params.numNestingLevels = 1;
         params.minNestingLevel = 1;
         params.passIndex = 0;
         params.targetNestingLevel = 1;
         return cupti_.cuptiRangeProfilerSetConfig(&params);
     };
-    CUptiResult result = setConfig();
-    if (result != CUPTI_SUCCESS && configured_) {
-        // Some CUPTI versions take one configuration per enable: start over with a fresh profiler object.
-        auto disable = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-        disable.pRangeProfilerObject = object_;
-        cupti_.cuptiRangeProfilerDisable(&disable);
-        auto enable = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-        enable.ctx = context_;
-        const CUptiResult enabled = cupti_.cuptiRangeProfilerEnable(&enable);
-        if (enabled != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerEnable (re-enabling)", enabled);
-        object_ = enable.pRangeProfilerObject;
-        result = setConfig();
-    }
+    const CUptiResult result = setConfig();
     if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerSetConfig", result);
     configured_ = true;
     hasPending_ = true;
+    pendingComplete_ = false;
     pending_ = std::move(pending);
     return Outcome::Ok();
 }
-
 Outcome RangeProfiler::Start() {
+    if (object_ == nullptr) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    "the range profiler of this context was released: another context on the same device collected "
+                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
+    }
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
@@ -200,6 +267,11 @@ Outcome RangeProfiler::Start() {
 }
 
 Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
+    if (object_ == nullptr) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    "the range profiler of this context was released: another context on the same device collected "
+                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
+    }
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
@@ -207,10 +279,16 @@ Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
     const CUptiResult result = cupti_.cuptiRangeProfilerStop(&params);
     if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerStop", result);
     *allPassesSubmitted = params.isAllPassSubmitted != 0;
+    if (*allPassesSubmitted) pendingComplete_ = true;
     return Outcome::Ok();
 }
 
 Outcome RangeProfiler::PushRange(const std::string& name) {
+    if (object_ == nullptr) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    "the range profiler of this context was released: another context on the same device collected "
+                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
+    }
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
@@ -222,6 +300,11 @@ Outcome RangeProfiler::PushRange(const std::string& name) {
 }
 
 Outcome RangeProfiler::PopRange() {
+    if (object_ == nullptr) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    "the range profiler of this context was released: another context on the same device collected "
+                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
+    }
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);

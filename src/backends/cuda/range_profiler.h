@@ -1,10 +1,14 @@
 // CUPTI's range profiler on one CUcontext (cuptiRangeProfiler*): the target side of collection.
 //
-// CUPTI allows one range profiler object per context. Everything that collects on the context (GPA
-// sessions, kernel-replay runs) goes through this object, one configuration at a time. Decoding is lazy:
-// after the last pass of a configuration its data stays on the device until someone needs the results
-// or the profiler for another configuration; whoever reconfigures first decodes the previous data into
-// its owner's counter data image (Pending).
+// Everything that collects on a context (GPA sessions, kernel-replay runs) goes through its RangeProfiler,
+// one configuration at a time. The CUPTI object is enabled only while it is needed: the counters of a
+// device serve one profiler at a time (a second context's cuptiRangeProfilerStart answers
+// CUPTI_ERROR_HARDWARE_BUSY), so configuring on one context first releases any other profiler enabled on
+// the same device, decoding what it still holds.
+//
+// Decoding is lazy: after the last pass of a configuration its data stays on the device until someone
+// needs the results or the hardware; whoever comes first decodes it into its owner's counter data image
+// (Pending). One process-wide lock serialises all of it (Lock).
 #pragma once
 
 #include <cstdint>
@@ -33,11 +37,11 @@ std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const Drive
 
 class RangeProfiler {
 public:
-    // Enables range profiling on `context` (cuptiRangeProfilerEnable). Fails with
-    // GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED and the fix when counters are restricted to administrators.
-    static Outcome Enable(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
+    // A profiler for `context`. Enables and disables CUPTI's range profiler once to find out whether this
+    // process may read the counters: GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED with the fix when not.
+    static Outcome Create(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
                           std::unique_ptr<RangeProfiler>* profiler);
-    ~RangeProfiler();  // decodes pending data, then cuptiRangeProfilerDisable
+    ~RangeProfiler();  // decodes pending data, then disables
     RangeProfiler(const RangeProfiler&) = delete;
     RangeProfiler& operator=(const RangeProfiler&) = delete;
 
@@ -45,46 +49,54 @@ public:
     const CuptiApi& cupti() const { return cupti_; }
     const DriverApi& driver() const { return driver_; }
 
-    // Serialises use of the profiler; every call below expects the caller to hold it.
-    std::unique_lock<std::mutex> Lock() { return std::unique_lock<std::mutex>(mutex_); }
+    // The process-wide lock every call below expects its caller to hold.
+    static std::unique_lock<std::mutex> Lock();
 
-    // A counter data image able to hold `maxRanges` ranges of `metrics`.
-    Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
-
-    // Data collected for a configuration and not decoded yet. `decoded` is called once, with the profiler
-    // locked, when the data has been decoded into the owner's image (or could not be).
+    // Data collected for a configuration and not decoded yet. `decoded` is called once, under the lock,
+    // when the data has been decoded into the owner's image (or could not be).
     struct Pending {
         const void* owner = nullptr;
         std::function<void(const Outcome& outcome)> decoded;
     };
-    // Decodes the pending data, if any (blocks until the device has finished the work it covers).
+    // Decodes the pending data, if any (blocks until the device has finished the work it covers). Data of a
+    // configuration whose passes did not all run cannot be decoded: it is dropped with the CUPTI object.
     void FinishPending();
     // Decodes the pending data now when `owner` owns it; answers whether it did.
     bool FinishPendingOf(const void* owner);
-    // Forgets pending data of `owner` after decoding it (its image is about to go away).
+    // Decodes `owner`'s pending data for the profiler's sake only (its image is about to go away).
     void Abandon(const void* owner);
+    // After CUPTI and the plan disagreed: decodes what is pending and disables the CUPTI object, so that
+    // the next configuration starts on a fresh one.
+    void Reset();
 
-    // Makes `config`/`counterData` the current configuration (after decoding the previous one's data) and
-    // registers `pending` as the owner of what it collects.
-    Outcome Configure(const std::vector<uint8_t>& config, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
-                      CUpti_ProfilerReplayMode replay, size_t maxRangesPerPass, Pending pending);
+    // Makes `config` the current configuration with a fresh counter data image for `metrics` and
+    // `maxRanges` ranges (enabling the profiler, after releasing any other on the device, and decoding
+    // the previous configuration's data), and registers `pending` as the owner of what it collects.
+    Outcome Configure(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics, size_t maxRanges,
+                      std::vector<uint8_t>* counterData, CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
+                      Pending pending);
     Outcome Start();
     Outcome Stop(bool* allPassesSubmitted);
     Outcome PushRange(const std::string& name);
     Outcome PopRange();
 
 private:
-    RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUpti_RangeProfiler_Object* object)
-        : cupti_(cupti), driver_(driver), context_(context), object_(object) {}
+    RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUdevice device)
+        : cupti_(cupti), driver_(driver), context_(context), device_(device) {}
+    Outcome EnableObject();
+    void DisableObject();
+    void Release();  // another context needs the device: decode and disable
+    Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
     Outcome Decode();
 
     const CuptiApi& cupti_;
     const DriverApi& driver_;
     const CUcontext context_;
-    CUpti_RangeProfiler_Object* object_;
-    std::mutex mutex_;
-    bool configured_ = false;
+    const CUdevice device_;
+    CUpti_RangeProfiler_Object* object_ = nullptr;  // null while disabled
+    bool configured_ = false;                       // a configuration was set on object_
     bool hasPending_ = false;
+    bool pendingComplete_ = false;  // CUPTI reported every pass of the pending configuration submitted
     Pending pending_;
 };
 

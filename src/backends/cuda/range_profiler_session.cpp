@@ -44,18 +44,15 @@ Outcome RangeProfilerSession::BeginPass(uint32_t pass) {
     auto lock = profiler_->Lock();
     if (cuptiPass == 0) {
         const ConfigGroup& config = plan_.metrics->groups[group];
-        Group& state = groups_[group];
-        if (Outcome o = profiler_->CreateCounterData(config.metrics, options_.maxSamplesPerPass, &state.counterData); !o.ok()) {
-            return o;
-        }
         RangeProfiler::Pending pending;
         pending.owner = this;
         pending.decoded = [this, group](const Outcome& outcome) {
             groups_[group].decoded = true;
-            groups_[group].decodeOutcome = outcome;
+            if (groups_[group].decodeOutcome.ok()) groups_[group].decodeOutcome = outcome;
         };
-        if (Outcome o = profiler_->Configure(config.configImage, &state.counterData, CUPTI_UserRange, CUPTI_UserReplay,
-                                             options_.maxSamplesPerPass, std::move(pending));
+        if (Outcome o = profiler_->Configure(config.configImage, config.metrics, options_.maxSamplesPerPass,
+                                             &groups_[group].counterData, CUPTI_UserRange, CUPTI_UserReplay,
+                                             std::move(pending));
             !o.ok()) {
             return o;
         }
@@ -72,10 +69,18 @@ Outcome RangeProfilerSession::EndPass(uint32_t pass) {
     const uint32_t passes = plan_.metrics->groups[group].passes;
     const bool lastOfGroup = cuptiPass + 1 == passes;
     if (allSubmitted != lastOfGroup) {
-        return Fail(GPA_STATUS_ERROR_FAILED,
-                    "CUPTI and the pass plan disagree: configuration " + std::to_string(group) + " was planned for " +
-                        std::to_string(passes) + " passes, but after its pass " + std::to_string(cuptiPass + 1) +
-                        " CUPTI reports " + (allSubmitted ? "all passes done" : "more passes needed"));
+        const Outcome failure = Fail(
+            GPA_STATUS_ERROR_FAILED,
+            allSubmitted
+                ? "CUPTI finished configuration " + std::to_string(group) + " after " + std::to_string(cuptiPass + 1) +
+                      " passes, fewer than the " + std::to_string(passes) + " it planned; the session's results are discarded"
+                : "CUPTI needs more passes for configuration " + std::to_string(group) + " than the " +
+                      std::to_string(passes) +
+                      " it planned. It does this when a sample holds no GPU work (every sample must launch work in "
+                      "every pass) or when the passes do not repeat the same work; the session's results are discarded");
+        groups_[group].decodeOutcome = failure;
+        profiler_->Reset();  // the next configuration starts on a fresh CUPTI object
+        return failure;
     }
     return Outcome::Ok();
 }

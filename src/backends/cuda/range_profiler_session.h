@@ -50,7 +50,7 @@ public:
 
 private:
     struct Group {
-        std::vector<uint8_t> counterData;
+        std::vector<uint8_t> counterData;  // filled by RangeProfiler::Configure
         bool decoded = false;
         Outcome decodeOutcome;
         std::unique_ptr<HostObject> host;       // for evaluation, created after decoding

@@ -10,6 +10,7 @@
 
 #include "backends/cuda/chip_counters.h"
 #include "backends/cuda/cupti_host.h"
+#include "backends/cuda/device_identity.h"
 #include "backends/cuda/gpa_compute_counters.h"
 #include "backends/cuda/range_profiler.h"
 #include "core/enum_strings.h"
@@ -82,8 +83,10 @@ int Failed(const Outcome& outcome) {
     return 1;
 }
 
-// The chip of a local device (needs the driver); the reason says how to plan offline instead.
-Outcome LocalChip(const cuda::CuptiApi& cupti, int device, std::string* chip, std::string* deviceName) {
+// The chip of a local device and its counter availability, as the CUDA library sees them (needs the
+// driver); the reason says how to plan offline instead.
+Outcome LocalChip(const cuda::CuptiApi& cupti, int device, std::string* chip, std::string* deviceName,
+                  std::vector<uint8_t>* availability) {
     const cuda::DriverApi* driver = nullptr;
     if (Outcome o = cuda::LoadDriver(&driver); !o.ok()) {
         return gpa::Fail(o.status(), o.reason() + ". Name a chip to plan without a GPU, e.g. --chip GH100 "
@@ -97,21 +100,27 @@ Outcome LocalChip(const cuda::CuptiApi& cupti, int device, std::string* chip, st
     }
     CUdevice handle = 0;
     driver->cuDeviceGet(&handle, device);
-    char name[256] = {};
-    driver->cuDeviceGetName(name, sizeof name, handle);
-    *deviceName = name;
-    return cuda::QueryChipName(cupti, handle, chip);
+    *deviceName = cuda::DeviceName(*driver, handle);
+    CUcontext context = nullptr;
+    if (CUresult r = driver->cuDevicePrimaryCtxRetain(&context, handle); r != CUDA_SUCCESS) {
+        return driver->Failure("cuDevicePrimaryCtxRetain", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    Outcome outcome = cuda::CheckProfilingSupported(cupti, handle);
+    if (outcome.ok()) outcome = cuda::QueryChipName(cupti, handle, chip);
+    if (outcome.ok()) *availability = cuda::QueryCounterAvailability(cupti, *driver, context);
+    driver->cuDevicePrimaryCtxRelease(handle);
+    return outcome;
 }
 
 std::string Passes(uint32_t passes) { return std::to_string(passes) + (passes == 1 ? " pass" : " passes"); }
 
 void PrintGpaCounters(const cuda::CuptiApi& cupti, const cuda::ChipCounters& chip, const gpa::CounterCatalog& catalog,
-                      bool verbose) {
+                      const std::vector<uint8_t>& availability, bool verbose) {
     std::printf("%-14s %-16s %-12s %-13s %s\n", "Group", "Counter", "Type", "Usage", "Passes alone");
     for (uint32_t i = 0; i < catalog.size(); ++i) {
         const gpa::ExposedCounter& counter = catalog.at(i);
         cuda::CounterPlan plan;
-        const Outcome planned = cuda::PlanCounters(cupti, chip, catalog, {counter.name}, {}, &plan);
+        const Outcome planned = cuda::PlanCounters(cupti, chip, catalog, {counter.name}, availability, &plan);
         std::printf("%-14s %-16s %-12s %-13s %s\n", counter.group.c_str(), counter.name.c_str(),
                     gpa::DataTypeName(counter.type), gpa::UsageTypeName(counter.usage),
                     planned.ok() ? std::to_string(plan.plan.passCount).c_str() : "?");
@@ -153,9 +162,9 @@ void PrintGroups(const gpa::CounterCatalog& derived, const cuda::ChipCounters& c
 }
 
 int PrintPlan(const cuda::CuptiApi& cupti, const cuda::ChipCounters& chip, const gpa::CounterCatalog& catalog,
-              const std::vector<std::string>& names, bool verbose) {
+              const std::vector<std::string>& names, const std::vector<uint8_t>& availability, bool verbose) {
     cuda::CounterPlan plan;
-    if (Outcome o = cuda::PlanCounters(cupti, chip, catalog, names, {}, &plan); !o.ok()) return Failed(o);
+    if (Outcome o = cuda::PlanCounters(cupti, chip, catalog, names, availability, &plan); !o.ok()) return Failed(o);
     std::printf("chip: %s\n", chip.metrics->chip().c_str());
     std::printf("counters (%zu):\n", plan.counters.size());
     for (uint32_t index : plan.counters) {
@@ -229,15 +238,15 @@ int main(int argc, char** argv) {
     }
 
     std::string chipName = options.chip;
+    std::vector<uint8_t> availability;  // the local device's, so that plans match GPA_GetPassCount there
     if (chipName.empty()) {
         std::string deviceName;
-        if (Outcome o = LocalChip(*cupti, options.device < 0 ? 0 : options.device, &chipName, &deviceName); !o.ok()) {
-            return Failed(o);
-        }
-        std::printf("device %d: %s (%s)\n", options.device < 0 ? 0 : options.device, deviceName.c_str(), chipName.c_str());
+        const int device = options.device < 0 ? 0 : options.device;
+        if (Outcome o = LocalChip(*cupti, device, &chipName, &deviceName, &availability); !o.ok()) return Failed(o);
+        std::printf("device %d: %s (%s)\n", device, deviceName.c_str(), chipName.c_str());
     }
     cuda::ChipCounters chip;
-    if (Outcome o = cuda::BuildChipCounters(*cupti, chipName, {}, &chip); !o.ok()) return Failed(o);
+    if (Outcome o = cuda::BuildChipCounters(*cupti, chipName, availability, &chip); !o.ok()) return Failed(o);
 
     if (!options.counters.empty() || options.all) {
         const gpa::CounterCatalog catalog = chip.Catalog(true, true);
@@ -246,7 +255,7 @@ int main(int argc, char** argv) {
             const gpa::CounterCatalog derived = chip.Catalog(true, false);
             for (const gpa::ExposedCounter& counter : derived.counters()) names.push_back(counter.name);
         }
-        return PrintPlan(*cupti, chip, catalog, names, options.verbose);
+        return PrintPlan(*cupti, chip, catalog, names, availability, options.verbose);
     }
     if (options.hardware) {
         PrintHardware(chip, options.verbose);
@@ -258,6 +267,6 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::printf("GPA counters on %s (%zu)\n", chipName.c_str(), derived.size());
-    PrintGpaCounters(*cupti, chip, derived, options.verbose);
+    PrintGpaCounters(*cupti, chip, derived, availability, options.verbose);
     return 0;
 }

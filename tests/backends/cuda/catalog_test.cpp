@@ -107,7 +107,7 @@ TEST_P(ChipCatalog, RawCountersAreEveryBaseMetricByHardwareUnit) {
     EXPECT_EQ(throughput->usage, GPA_USAGE_TYPE_PERCENTAGE);
     EXPECT_EQ(throughput->group, "sm");
     // Submetrics the GPA formulas read are hardware counters too.
-    const HardwareCounter* busiest = find("l1tex__cycles_active.max");
+    const HardwareCounter* busiest = find("l1tex__cycles_elapsed.max");
     ASSERT_NE(busiest, nullptr);
     EXPECT_EQ(busiest->usage, GPA_USAGE_TYPE_CYCLES);
     const HardwareCounter* percent = find("lts__t_request_hit_rate.pct");

@@ -162,6 +162,29 @@ TEST(CuptiPassPlanner, PlansAreDeterministic) {
     }
 }
 
+TEST(CuptiPassPlanner, ConfigurationsCanBeCappedInSize) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    ChipCounters chip;
+    ASSERT_TRUE(BuildChipCounters(*api, "GH100", {}, &chip).ok());
+    const CounterCatalog catalog = chip.Catalog(true, false);
+    std::vector<std::string> metrics;
+    for (const ExposedCounter& counter : catalog.counters()) {
+        for (uint32_t index : counter.hardware) metrics.push_back(chip.hardware[index].name);
+    }
+    PlannerOptions options;
+    options.maxMetricsPerConfiguration = 8;
+    MetricPlan plan;
+    ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, metrics, &plan, options).ok());
+    EXPECT_GE(plan.groups.size(), 5u);
+    uint32_t sum = 0;
+    for (const ConfigGroup& group : plan.groups) {
+        EXPECT_LE(group.metrics.size(), 8u);
+        EXPECT_EQ(group.passes, CuptiPasses(*api, "GH100", group.metrics));
+        sum += group.passes;
+    }
+    EXPECT_EQ(plan.passCount, sum);
+}
+
 TEST(CuptiPassPlanner, LocatePassWalksTheGroups) {
     MetricPlan plan;
     plan.groups.resize(3);
