@@ -488,10 +488,10 @@ TEST_F(GpaprofEndToEnd, KernelFiltersAndLaunchWindow) {
 TEST_F(GpaprofEndToEnd, TraceOptionsFilterLimitSeparatorEnvironmentAndSymbols) {
     std::ofstream(Path("filter.txt")) << "clSetKernelArg\nclGetPlatformIDs\n";
     const Outcome run = Profile({"-t", "-p", "-O", "-y", "-F", Path("filter.txt"), "-s", ";", "-e", "GPAPROF_TEST_VARIABLE=42",
-                                 "-N", "named", "-o", "options"},
+                                 "-N", "named", "-o", "options_%q{GPAPROF_TEST_VARIABLE}"},
                                 {App("multi_kernel_threads"), "--threads", "1", "--iterations", "1"});
     ASSERT_EQ(run.exitCode, 0) << run.err;
-    const AtpFile atp = ReadAtp("options.atp");
+    const AtpFile atp = ReadAtp("options_42.atp");
     ExpectWellFormedTrace(atp, true);
     EXPECT_EQ(atp.parts[0].excludedApis, (std::vector<std::string>{"clSetKernelArg", "clGetPlatformIDs"}));
     EXPECT_EQ(atp.session.displayName, "named");
@@ -522,13 +522,24 @@ TEST_F(GpaprofEndToEnd, TraceOptionsFilterLimitSeparatorEnvironmentAndSymbols) {
     }
     EXPECT_TRUE(sawSourceFile) << "no API call was located in multi_kernel_threads.c";
 
-    const CsvFile csv = ReadCsv("options.csv");
+    const CsvFile csv = ReadCsv("options_42.csv");
     EXPECT_EQ(csv.session.listSeparator, ';');
     EXPECT_EQ(csv.rows.size(), 5u);
-    EXPECT_NE(ReadAll(Path("options.csv")).find("Method; ExecutionOrder; ThreadID"), std::string::npos);
-    const OccupancyFile occupancy = ReadOccupancy("options.occupancy");
+    EXPECT_NE(ReadAll(Path("options_42.csv")).find("Method; ExecutionOrder; ThreadID"), std::string::npos);
+    const OccupancyFile occupancy = ReadOccupancy("options_42.occupancy");
     EXPECT_EQ(occupancy.session.listSeparator, ';');
-    EXPECT_NE(ReadAll(Path("options.occupancy")).find("Thread ID;Kernel Name;Device Name"), std::string::npos);
+    EXPECT_NE(ReadAll(Path("options_42.occupancy")).find("Thread ID;Kernel Name;Device Name"), std::string::npos);
+
+    // gpaprof --check reads them strictly.
+    const Outcome check = Execute({GPAPROF_EXECUTABLE, "--check", Path("options_42.csv"), Path("options_42.atp"),
+                                   Path("options_42.occupancy")},
+                                  directory_);
+    EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+    EXPECT_NE(check.out.find("options_42.atp: OK ("), std::string::npos) << check.out;
+    std::ofstream(Path("broken.csv")) << "#ProfileFileVersion=3.0\nMethod, ExecutionOrder\nk, x\n";
+    const Outcome broken = Execute({GPAPROF_EXECUTABLE, "--check", Path("broken.csv")}, directory_);
+    EXPECT_EQ(broken.exitCode, 1);
+    EXPECT_NE(broken.out.find("line 3"), std::string::npos) << broken.out;
 
     const Outcome limited = Profile({"-t", "-M", "5", "-o", "limited"},
                                     {App("multi_kernel_threads"), "--threads", "2", "--iterations", "1"});

@@ -183,6 +183,46 @@ void RemoveDirectory(const std::string& directory) {
     std::filesystem::remove_all(directory, code);
 }
 
+// gpaprof --check: strict reading of profiler files.
+int CheckFiles(const std::vector<std::string>& paths) {
+    if (paths.empty()) {
+        Warn("--check needs the files to check");
+        return 2;
+    }
+    int failures = 0;
+    for (const std::string& path : paths) {
+        const std::string extension = path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
+        std::string summary;
+        std::string problems;
+        if (extension == ".csv") {
+            Parsed<CsvFile> parsed = ReadCsvFile(path, {true});
+            summary = std::to_string(parsed.file.rows.size()) + " dispatches";
+            problems = parsed.Describe();
+        } else if (extension == ".atp") {
+            Parsed<AtpFile> parsed = ReadAtpFile(path, {true});
+            size_t calls = 0;
+            for (const auto& part : parsed.file.parts) {
+                for (const auto& thread : part.threads) calls += thread.entries.size();
+            }
+            summary = std::to_string(calls) + " API calls";
+            problems = parsed.Describe();
+        } else if (extension == ".occupancy") {
+            Parsed<OccupancyFile> parsed = ReadOccupancyFile(path, {true});
+            summary = std::to_string(parsed.file.rows.size()) + " rows";
+            problems = parsed.Describe();
+        } else {
+            problems = "file: not a .csv, .atp or .occupancy file\n";
+        }
+        if (problems.empty()) {
+            std::printf("%s: OK (%s)\n", path.c_str(), summary.c_str());
+        } else {
+            ++failures;
+            std::printf("%s:\n%s", path.c_str(), problems.c_str());
+        }
+    }
+    return failures ? 1 : 0;
+}
+
 int RunWithoutProfiling(const Options& options, const std::map<std::string, std::string>& environment) {
     LaunchResult result = RunApplication(options.command, environment, options.workingDirectory);
     if (!result.started) Warn(result.problem);
@@ -207,6 +247,7 @@ int Main(int argc, char** argv) {
         return 0;
     }
     if (options.listCounters) return ListCounters();
+    if (options.check) return CheckFiles(options.command);
     if (options.command.empty()) {
         Warn("no application given; usage: gpaprof [options] -- <application> [arguments] (gpaprof --help)");
         return 2;

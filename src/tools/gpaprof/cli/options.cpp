@@ -174,6 +174,7 @@ const std::vector<OptionSpec>& Specs() {
              }
              return true;
          }},
+        {{"--check"}, false, [](Options& o, const std::string&, std::string*) { return o.check = true; }},
         {{"-h", "--help"}, false, [](Options& o, const std::string&, std::string*) { return o.help = true; }},
         {{"-v", "--version"}, false, [](Options& o, const std::string&, std::string*) { return o.version = true; }},
     };
@@ -305,6 +306,8 @@ Application:
       --api <opencl,cuda>  Profile only these APIs (default: every API part that is installed).
 
 Other:
+      --check <files...>   Read .csv, .atp and .occupancy files and report every line that does not follow
+                           the layout (exit code 1 if any); nothing is run.
       --no-progress        No progress messages during long replays.
   -q, --quiet              Only errors on stderr.
       --keep-temp          Keep the spool directory (what the processes recorded) for inspection.

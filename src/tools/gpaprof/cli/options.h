@@ -41,6 +41,7 @@ struct Options {
     bool progress = true;                // --no-progress turns it off
     bool quiet = false;                  // -q
     std::vector<std::string> apis;       // --api opencl,cuda (default: every part that is built)
+    bool check = false;                  // --check: validate files instead of running an application
     bool help = false;
     bool version = false;
     std::vector<std::string> command;    // the application and its arguments
