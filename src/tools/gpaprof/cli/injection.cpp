@@ -75,6 +75,12 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
                 warnings->push_back("CUDA_INJECTION64_PATH was " + injection + "; gpaprof replaces it with its own");
             }
             injection = part.library;
+            // The same library receives NVTX push/pop ranges (perf markers) from the application's NVTX.
+            std::string& nvtx = (*environment)["NVTX_INJECTION64_PATH"];
+            if (!nvtx.empty() && nvtx != part.library) {
+                warnings->push_back("NVTX_INJECTION64_PATH was " + nvtx + "; gpaprof replaces it with its own");
+            }
+            nvtx = part.library;
         }
     }
 }

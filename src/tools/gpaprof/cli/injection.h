@@ -1,6 +1,7 @@
 // How gpaprof gets into an application without changing it, one API part at a time:
 //   OpenCL: the ICD loader loads libgpaprof_opencl_layer.so as a layer (OPENCL_LAYERS).
-//   CUDA:   the CUDA driver loads libgpaprof_cuda_injection.so at cuInit (CUDA_INJECTION64_PATH). The
+//   CUDA:   the CUDA driver loads libgpaprof_cuda_injection.so at cuInit (CUDA_INJECTION64_PATH), and the
+//           application's NVTX loads it too (NVTX_INJECTION64_PATH), for NVTX ranges as perf markers. The
 //           library is built by the CUDA part of gpaprof; when it is not installed, gpaprof says so and
 //           profiles OpenCL only.
 // Each part adds variables to the application's environment. Both load libgpaprof_agent.so, which reads
