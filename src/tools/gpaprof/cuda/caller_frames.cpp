@@ -1,0 +1,199 @@
+#include "tools/gpaprof/cuda/caller_frames.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gpaprof::cuda {
+namespace {
+
+bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+std::string ReadLink(const char* path) {
+    char buffer[4096];
+    const ssize_t length = readlink(path, buffer, sizeof buffer - 1);
+    if (length <= 0) return {};
+    return std::string(buffer, static_cast<size_t>(length));
+}
+
+// A read-only mapping of a whole file.
+class MappedFile {
+public:
+    explicit MappedFile(const std::string& path) {
+        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        struct stat info;
+        if (fstat(fd, &info) == 0 && info.st_size > 0) {
+            void* data = mmap(nullptr, static_cast<size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+            if (data != MAP_FAILED) {
+                data_ = static_cast<const uint8_t*>(data);
+                size_ = static_cast<size_t>(info.st_size);
+            }
+        }
+        close(fd);
+    }
+    ~MappedFile() {
+        if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+}  // namespace
+
+std::string KernelOfLaunchStub(const std::string& name) {
+    static const std::string kStub = "__device_stub__";
+    const size_t at = name.find(kStub);
+    if (at == std::string::npos) return {};
+    // In a mangled name the identifier "__device_stub__Z6kernelPf" is preceded by its length.
+    size_t digits = at;
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+    size_t length = name.size() - at;
+    if (digits < at) length = std::min(length, static_cast<size_t>(std::stoul(name.substr(digits, at - digits))));
+    if (length <= kStub.size()) return {};
+    const std::string rest = name.substr(at + kStub.size(), length - kStub.size());
+    return rest[0] == 'Z' ? "_" + rest : rest;
+}
+
+bool IsCudaRuntimeSymbol(const std::string& name) {
+    return StartsWith(name, "cuda") || StartsWith(name, "__cuda") || StartsWith(name, "_ZN6cudart") ||
+           StartsWith(name, "cudart") || name.find("__device_stub__") != std::string::npos;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> CudaRuntimeRanges(const std::string& path, bool* relative) {
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    *relative = true;
+    MappedFile file(path);
+    const uint8_t* data = file.data();
+    if (!data || file.size() < sizeof(Elf64_Ehdr) || std::memcmp(data, ELFMAG, SELFMAG) != 0 ||
+        data[EI_CLASS] != ELFCLASS64) {
+        return ranges;
+    }
+    Elf64_Ehdr header;
+    std::memcpy(&header, data, sizeof header);
+    *relative = header.e_type == ET_DYN;
+    if (header.e_shoff == 0 || header.e_shentsize != sizeof(Elf64_Shdr) ||
+        header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > file.size()) {
+        return ranges;
+    }
+    std::vector<Elf64_Shdr> sections(header.e_shnum);
+    std::memcpy(sections.data(), data + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+    // The full symbol table when the file has one (not stripped), else the dynamic one. Two passes: the
+    // runtime's functions and nvcc's launch stubs, then the kernels' host wrappers that call those stubs
+    // (named like the kernel: __device_stub__Z6kernelPf belongs to the host function _Z6kernelPf).
+    for (uint32_t wanted : {static_cast<uint32_t>(SHT_SYMTAB), static_cast<uint32_t>(SHT_DYNSYM)}) {
+        std::vector<std::string> hostWrappers;
+        for (int pass = 0; pass < 2; ++pass) {
+            for (const Elf64_Shdr& section : sections) {
+                if (section.sh_type != wanted || section.sh_entsize != sizeof(Elf64_Sym) ||
+                    section.sh_link >= sections.size()) {
+                    continue;
+                }
+                const Elf64_Shdr& strings = sections[section.sh_link];
+                if (section.sh_offset + section.sh_size > file.size() || strings.sh_offset + strings.sh_size > file.size()) {
+                    continue;
+                }
+                const size_t count = section.sh_size / sizeof(Elf64_Sym);
+                for (size_t i = 0; i < count; ++i) {
+                    Elf64_Sym symbol;
+                    std::memcpy(&symbol, data + section.sh_offset + i * sizeof(Elf64_Sym), sizeof symbol);
+                    if (ELF64_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_size == 0 || symbol.st_value == 0) continue;
+                    if (symbol.st_name >= strings.sh_size) continue;
+                    const char* text = reinterpret_cast<const char*>(data + strings.sh_offset + symbol.st_name);
+                    const size_t limit = strings.sh_size - symbol.st_name;
+                    if (strnlen(text, limit) == limit) continue;
+                    const std::string name = text;
+                    if (pass == 0) {
+                        if (IsCudaRuntimeSymbol(name)) ranges.push_back({symbol.st_value, symbol.st_value + symbol.st_size});
+                        const std::string wrapper = KernelOfLaunchStub(name);
+                        if (!wrapper.empty()) hostWrappers.push_back(wrapper);
+                    } else if (std::find(hostWrappers.begin(), hostWrappers.end(), name) != hostWrappers.end()) {
+                        ranges.push_back({symbol.st_value, symbol.st_value + symbol.st_size});
+                    }
+                }
+            }
+            if (hostWrappers.empty()) break;
+        }
+        if (!ranges.empty()) break;
+    }
+    std::sort(ranges.begin(), ranges.end());
+    return ranges;
+}
+
+void CallerLocator::SkipModuleOf(const void* address) {
+    Dl_info info;
+    if (!address || !dladdr(address, &info) || !info.dli_fbase) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    skippedBases_.push_back(reinterpret_cast<uintptr_t>(info.dli_fbase));
+    modules_.clear();
+}
+
+void CallerLocator::SkipModuleNamed(std::string part) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    skippedNames_.push_back(std::move(part));
+    modules_.clear();
+}
+
+const CallerLocator::Module& CallerLocator::ModuleAt(uintptr_t base, const char* path) {
+    auto found = modules_.find(base);
+    if (found != modules_.end()) return found->second;
+    Module module;
+    module.skipped = std::find(skippedBases_.begin(), skippedBases_.end(), base) != skippedBases_.end();
+    const std::string file = path ? path : "";
+    for (const std::string& part : skippedNames_) module.skipped = module.skipped || file.find(part) != std::string::npos;
+    if (!module.skipped) {
+        const std::string real = file.empty() || file[0] != '/' ? ReadLink("/proc/self/exe") : file;
+        module.runtimeRanges = CudaRuntimeRanges(real, &module.relative);
+    }
+    return modules_.emplace(base, std::move(module)).first->second;
+}
+
+std::optional<spool::SourceRecord> CallerLocator::Locate(const std::string& apiName, const std::string& skipSymbol) {
+    void* frames[64];
+    const int count = backtrace(frames, 64);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (int i = 1; i < count; ++i) {
+        Dl_info info;
+        std::memset(&info, 0, sizeof info);
+        const uintptr_t address = reinterpret_cast<uintptr_t>(frames[i]);
+        if (!dladdr(frames[i], &info) || !info.dli_fbase) continue;
+        const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+        const Module& module = ModuleAt(base, info.dli_fname);
+        if (module.skipped) continue;
+        // The return address lies just after the call instruction, inside the calling function.
+        const uint64_t inFile = (module.relative ? address - base : address) - 1;
+        auto range = std::upper_bound(module.runtimeRanges.begin(), module.runtimeRanges.end(),
+                                      std::make_pair(inFile, UINT64_MAX));
+        if (range != module.runtimeRanges.begin() && inFile < std::prev(range)->second) continue;
+        if (info.dli_sname && (IsCudaRuntimeSymbol(info.dli_sname) || (!skipSymbol.empty() && skipSymbol == info.dli_sname))) {
+            continue;
+        }
+        spool::SourceRecord record;
+        record.part = "cuda";
+        record.apiName = apiName;
+        record.module = info.dli_fname && info.dli_fname[0] == '/' ? info.dli_fname : ReadLink("/proc/self/exe");
+        record.moduleBase = base;
+        if (info.dli_sname) {
+            record.symbol = info.dli_sname;
+            record.symbolAddress = reinterpret_cast<uintptr_t>(info.dli_saddr);
+        }
+        record.address = address;
+        return record;
+    }
+    return std::nullopt;
+}
+
+}  // namespace gpaprof::cuda

@@ -1,0 +1,56 @@
+// --sym on CUDA: the application frame that called a CUDA function. CUPTI calls gpaprof from inside the
+// driver, so the stack holds, from the top: gpaprof, CUPTI, the driver, then the CUDA runtime, which nvcc
+// links into the application statically by default. The runtime's frames are recognised by their symbols
+// (cuda*, __cuda*, cudart::*, nvcc's __device_stub_* launch stubs and the kernels' host wrappers that call
+// them, read from the module's ELF symbol table)
+// and skipped too, so that the frame recorded is the application's own code.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tools/gpaprof/spool/spool_records.h"
+
+namespace gpaprof::cuda {
+
+// Whether a function name belongs to the CUDA runtime or to nvcc's launch glue.
+bool IsCudaRuntimeSymbol(const std::string& name);
+
+// The host function that calls nvcc's launch stub `name` ("_Z24__device_stub__Z6kernelPfPf" -> "_Z6kernelPf");
+// empty when `name` is no launch stub.
+std::string KernelOfLaunchStub(const std::string& name);
+
+// Address ranges [begin, end) of the runtime's functions in an ELF file, relative to its load base when
+// `relative` (position-independent files); absolute otherwise.
+std::vector<std::pair<uint64_t, uint64_t>> CudaRuntimeRanges(const std::string& path, bool* relative);
+
+class CallerLocator {
+public:
+    // Modules whose frames are never the caller, by an address inside them or a part of their file name.
+    void SkipModuleOf(const void* address);
+    void SkipModuleNamed(std::string part);
+
+    // The caller of the current CUDA call (`skipSymbol`: a host function that is not the caller either, such
+    // as the kernel's own host stub), as a spool record without thread and index.
+    std::optional<spool::SourceRecord> Locate(const std::string& apiName, const std::string& skipSymbol);
+
+private:
+    struct Module {
+        bool skipped = false;
+        bool relative = true;
+        std::vector<std::pair<uint64_t, uint64_t>> runtimeRanges;
+    };
+    const Module& ModuleAt(uintptr_t base, const char* path);
+
+    std::mutex mutex_;
+    std::vector<uintptr_t> skippedBases_;
+    std::vector<std::string> skippedNames_;
+    std::unordered_map<uintptr_t, Module> modules_;
+};
+
+}  // namespace gpaprof::cuda

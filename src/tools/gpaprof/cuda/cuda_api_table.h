@@ -1,0 +1,78 @@
+// The CUDA API-type enumeration of the .atp timestamp section (first column of every CUDA line), published
+// in docs/profiler_files.md, and what gpaprof knows about each traced function.
+//
+// The number of a CUDA function is its CUPTI callback id, which NVIDIA assigns once and never reuses:
+//   runtime API  (cuda*):  the CUPTI runtime callback id           (CUpti_runtime_api_trace_cbid), 1-9999
+//   driver API   (cu*):    10000 + the CUPTI driver callback id    (CUpti_driver_api_trace_cbid), 10000-19999
+// A reader recognises the calls that enqueue device work by their timestamp line, which carries the command
+// fields (15, 16 or 19 fields), and by the class this table gives each function (CudaApiClass).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpaprof::cuda {
+
+enum class CudaDomain : uint32_t { Runtime = 0, Driver = 1 };
+
+inline constexpr uint32_t kDriverApiTypeBase = 10000;
+
+// What a call does to the device, by its name.
+enum class CudaApiClass {
+    Other,
+    KernelLaunch,   // one kernel (cudaLaunchKernel, cuLaunchKernel, cuLaunchKernelEx, cooperative launches)
+    GraphLaunch,    // a graph: its kernels, copies and sets appear in the kernel timestamp section only
+    Memcpy,         // one copy (cudaMemcpy*, cuMemcpy*)
+    Memset,         // one set (cudaMemset*, cuMemset*)
+};
+
+struct CudaApiInfo {
+    CudaDomain domain;
+    uint32_t cbid;
+    uint32_t apiType;        // the published number
+    std::string_view name;   // as the application called it (e.g. cudaMemcpy, cudaMemcpy_ptds, cuMemcpyHtoD_v2)
+    bool argumentsKnown;     // CUPTI describes its parameters
+    CudaApiClass apiClass;
+};
+
+uint32_t ApiType(CudaDomain domain, uint32_t cbid);
+std::optional<CudaApiInfo> FindApi(CudaDomain domain, uint32_t cbid);
+std::optional<CudaApiInfo> FindApiByType(uint32_t apiType);
+std::optional<CudaApiInfo> FindApiByName(std::string_view name);
+// Every function of both domains, runtime first, each in callback-id order.
+const std::vector<CudaApiInfo>& AllApis();
+
+CudaApiClass ClassifyApi(std::string_view name);
+const char* ApiClassName(CudaApiClass apiClass);
+
+// Return codes and copy kinds by value ("cudaErrorInvalidValue", "CUDA_ERROR_INVALID_VALUE").
+std::string CudaErrorName(int value);
+std::string CuResultName(int value);
+std::string MemcpyKindName(int value);
+
+struct ArgContext;
+// The argument list of one call from the parameter struct CUPTI passed to the callback; false when CUPTI
+// does not describe the function's parameters (then *out is left empty).
+bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,
+                     std::vector<std::string>* out);
+
+// What a driver kernel launch (cuLaunchKernel, cuLaunchCooperativeKernel, cuLaunchKernelEx, their _ptsz
+// forms) launches, from its CUPTI parameter struct.
+struct LaunchParameters {
+    CUfunction function = nullptr;
+    uint64_t grid[3] = {1, 1, 1};
+    uint64_t block[3] = {1, 1, 1};
+    uint64_t dynamicSharedBytes = 0;
+    CUstream stream = nullptr;
+};
+std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, const void* params);
+
+// The stream a call works on (its cudaStream_t / CUstream parameter), when it has one.
+std::optional<uint64_t> StreamArgument(CudaDomain domain, uint32_t cbid, const void* params);
+
+}  // namespace gpaprof::cuda

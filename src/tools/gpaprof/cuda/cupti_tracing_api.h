@@ -1,0 +1,66 @@
+// The CUPTI callback and activity functions gpaprof's CUDA part calls, and the few driver functions it needs
+// beyond the CUDA backend's list. Both libraries are opened at run time: CUPTI is the very library the CUDA
+// backend loads (gpa::cuda::LoadCupti, so that one process never has two CUPTIs), the driver is the
+// libcuda.so.1 the application already has.
+#pragma once
+
+#include <cuda.h>
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_result.h>
+
+#include <string>
+
+namespace gpaprof::cuda {
+
+#define GPAPROF_CUPTI_TRACING_FUNCTIONS(X)    \
+    X(cuptiSubscribe)                         \
+    X(cuptiUnsubscribe)                       \
+    X(cuptiEnableDomain)                      \
+    X(cuptiEnableCallback)                    \
+    X(cuptiActivityEnable)                    \
+    X(cuptiActivityDisable)                   \
+    X(cuptiActivityRegisterCallbacks)         \
+    X(cuptiActivityGetNextRecord)             \
+    X(cuptiActivityFlushAll)                  \
+    X(cuptiActivityGetNumDroppedRecords)      \
+    X(cuptiGetTimestamp)                      \
+    X(cuptiGetResultString)
+
+// Optional: newer CUPTI only; each has a fallback.
+#define GPAPROF_CUPTI_OPTIONAL_FUNCTIONS(X)   \
+    X(cuptiActivityRegisterTimestampCallback) \
+    X(cuptiActivityFlushPeriod)
+
+#define GPAPROF_DRIVER_FUNCTIONS(X)                  \
+    X(cuDeviceGet)                                   \
+    X(cuDeviceGetCount)                              \
+    X(cuDeviceGetName)                               \
+    X(cuDeviceGetAttribute)                          \
+    X(cuDriverGetVersion)                            \
+    X(cuCtxGetDevice)                                \
+    X(cuCtxGetCurrent)                               \
+    X(cuFuncGetAttribute)                            \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)   \
+    X(cuGetErrorName)
+
+#define GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(X) \
+    X(cuFuncGetName)
+
+struct TracingApi {
+#define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
+    GPAPROF_CUPTI_TRACING_FUNCTIONS(GPAPROF_DECLARE_POINTER)
+    GPAPROF_CUPTI_OPTIONAL_FUNCTIONS(GPAPROF_DECLARE_POINTER)
+    GPAPROF_DRIVER_FUNCTIONS(GPAPROF_DECLARE_POINTER)
+    GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(GPAPROF_DECLARE_POINTER)
+#undef GPAPROF_DECLARE_POINTER
+    std::string cuptiPath;
+    uint32_t cuptiVersion = 0;
+
+    std::string Describe(CUptiResult result) const;
+};
+
+// Loads once per process. nullptr with the reason when CUPTI or the driver cannot be used.
+const TracingApi* LoadTracingApi(std::string* problem);
+
+}  // namespace gpaprof::cuda

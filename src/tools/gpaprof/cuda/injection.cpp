@@ -1,0 +1,858 @@
+// libgpaprof_cuda_injection.so: gpaprof's way into a CUDA application. gpaprof names this library in
+// CUDA_INJECTION64_PATH; the CUDA driver loads it in cuInit and calls InitializeInjection, which subscribes to
+// CUPTI's callbacks (every runtime and driver call, context creation and destruction) and, for -t, its
+// activity records (kernels, copies and sets with their device times).
+//
+//   -t  every runtime call, and every driver call the application makes itself (driver calls the runtime
+//       makes on its behalf belong to the runtime call), with arguments and return value; kernels, copies
+//       and sets with device times mapped onto the CPU clock; every kernel, from every thread, stream and
+//       graph, in the kernel timestamp section; NVTX push/pop ranges and gpaprof's marker API as perf markers
+//   -p  one .csv row per kernel launch, counters collected by CUPTI's kernel replay (counter_collector.h)
+//   -O  theoretical occupancy per launch (cuda_occupancy.h), cross-checked with the driver's calculator
+//
+// Everything goes through the shared agent (libgpaprof_agent.so): call numbering, dispatch order, filters,
+// the spool, the end of the process.
+#include <cuda.h>
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+
+#include <array>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "backends/cuda/cuda_driver_loader.h"
+#include "backends/cuda/device_identity.h"
+#include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/arg_format.h"
+#include "tools/gpaprof/cuda/caller_frames.h"
+#include "tools/gpaprof/cuda/counter_collector.h"
+#include "tools/gpaprof/cuda/cuda_api_table.h"
+#include "tools/gpaprof/cuda/cuda_occupancy.h"
+#include "tools/gpaprof/cuda/cuda_records.h"
+#include "tools/gpaprof/cuda/cupti_tracing_api.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+using agent::Agent;
+
+constexpr size_t kActivityBufferSize = 8u << 20;
+constexpr uint32_t kActivityFlushPeriodMs = 100;  // bounds what a crash or kill -9 can lose
+constexpr const char* kCpuClockKey = "";           // device times CUPTI already gives on gpaprof's clock
+constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's own clock, calibrated
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-thread state of the calls in progress.
+
+struct OpenCall {
+    CudaDomain domain = CudaDomain::Runtime;
+    uint32_t cbid = 0;
+    CudaApiClass apiClass = CudaApiClass::Other;
+    bool traced = false;                     // a call of the application (not one the runtime made for it)
+    std::optional<uint64_t> index;           // CallIndex
+    bool record = false;                     // its API trace record is written
+    uint64_t start = 0;
+    uint32_t correlationId = 0;
+    std::vector<uint32_t> correlations;      // ids registered for its device work
+    // A kernel launch that is profiled (-p/-O).
+    bool dispatch = false;
+    CUcontext context = nullptr;
+    std::unique_lock<std::mutex> counterLock;
+    DispatchRow row;
+};
+
+thread_local std::vector<OpenCall> t_calls;
+thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+
+class Internal {
+public:
+    Internal() { ++t_internal; }
+    ~Internal() { --t_internal; }
+    Internal(const Internal&) = delete;
+    Internal& operator=(const Internal&) = delete;
+};
+
+// What gpaprof knows about a kernel function.
+struct FunctionInfo {
+    std::string name;
+    uint32_t id = 0;
+    KernelResources resources;
+    bool resourcesKnown = false;
+};
+
+struct DeviceInfo {
+    uint32_t ordinal = 0;
+    std::string name;
+    SmLimits limits;
+};
+
+// What an enqueue call registers for the activity record of its device work.
+struct PendingEnqueue {
+    EnqueueInfo info;
+    CudaApiClass apiClass = CudaApiClass::Other;
+    std::vector<uint32_t> ids;  // every correlation id that leads here (the runtime call's and the driver's)
+};
+
+class CudaPart {
+public:
+    static CudaPart* Get() { return instance_; }
+    static bool Start(std::string* problem);
+
+    void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+    void OnBufferCompleted(uint8_t* buffer, size_t validSize);
+    void Finish();
+    void FlushActivity();
+
+private:
+    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
+    bool Initialize(std::string* problem);
+
+    void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    void ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    void LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
+    void LaunchExit(OpenCall* call, bool launched);
+    void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
+
+    bool Excluded(const CudaApiInfo& info);
+    OpenCall* InnermostTraced();
+    void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
+                         uint64_t kernelHandle);
+    void ForgetEnqueue(const OpenCall& call);
+    std::shared_ptr<PendingEnqueue> TakeEnqueue(uint32_t correlationId);
+
+    void RecordDevices();
+    DeviceInfo* DeviceOf(CUcontext context);
+    std::string DeviceName(uint32_t ordinal);
+    FunctionInfo FunctionFor(CUfunction function, const char* symbolName);
+    void OnKernelRecord(const CUpti_ActivityKernel10& record);
+    void OnTransferRecord(const TransferActivity& transfer);
+    void Calibrate();
+    const char* ClockKey() const { return cpuClock_ ? kCpuClockKey : kCuptiClockKey; }
+
+    static CudaPart* instance_;
+    Agent* agent_;
+    const TracingApi* api_;
+    const gpa::cuda::DriverApi* driver_ = nullptr;
+    CUpti_SubscriberHandle subscriber_ = nullptr;
+    bool trace_ = false, counters_ = false, occupancy_ = false, symbols_ = false;
+    bool cpuClock_ = false;
+    std::unique_ptr<CounterCollector> collector_;
+    CallerLocator callers_;
+
+    std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
+
+    std::mutex mutex_;  // devices and functions
+    bool devicesRecorded_ = false;
+    std::unordered_map<uint32_t, DeviceInfo> devices_;
+    std::unordered_map<CUfunction, FunctionInfo> functions_;
+    uint32_t nextKernelId_ = 1;
+    std::map<std::tuple<CUfunction, uint64_t, uint64_t>, int> driverBlocks_;  // cuOccupancy... answers
+    std::vector<std::string> occupancyNotes_;
+
+    std::mutex enqueueMutex_;
+    std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
+    std::atomic<bool> finished_{false};
+};
+
+CudaPart* CudaPart::instance_ = nullptr;
+
+// ---------------------------------------------------------------------------------------------------------
+// CUPTI entry points.
+
+void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (t_internal > 0) return;
+    if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
+}
+
+void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kActivityBufferSize));
+    *size = *buffer ? kActivityBufferSize : 0;
+    *maxNumRecords = 0;
+}
+
+void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
+    if (CudaPart* part = CudaPart::Get()) part->OnBufferCompleted(buffer, validSize);
+    std::free(buffer);
+}
+
+uint64_t CpuTimestamp() { return Agent::Now(); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Crashes: the agent records the signal; before that, hand CUPTI's buffered activity to the spool. CUPTI
+// may be in a state where that hangs, so an alarm ends the process with the original signal after 2 s.
+
+struct sigaction g_previous[NSIG];
+volatile sig_atomic_t g_crashSignal = 0;
+std::atomic<bool> g_flushing{false};
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGQUIT};
+
+void AlarmHandler(int) {
+    const int signal = g_crashSignal;
+    struct sigaction defaults;
+    std::memset(&defaults, 0, sizeof defaults);
+    defaults.sa_handler = SIG_DFL;
+    sigaction(signal, &defaults, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    raise(signal);
+    _exit(128 + signal);
+}
+
+void CrashHandler(int signal, siginfo_t* info, void* context) {
+    if (!g_flushing.exchange(true)) {
+        g_crashSignal = signal;
+        struct sigaction alarmAction;
+        std::memset(&alarmAction, 0, sizeof alarmAction);
+        alarmAction.sa_handler = AlarmHandler;
+        sigaction(SIGALRM, &alarmAction, nullptr);
+        alarm(2);
+        if (CudaPart* part = CudaPart::Get()) part->FlushActivity();
+        alarm(0);
+    }
+    // On to the handler before ours: the agent's, which records the signal and goes on to the default.
+    struct sigaction previous = g_previous[signal];
+    sigaction(signal, &previous, nullptr);
+    if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction) {
+        previous.sa_sigaction(signal, info, context);
+    } else if (previous.sa_handler != SIG_IGN && previous.sa_handler != SIG_DFL && previous.sa_handler) {
+        previous.sa_handler(signal);
+    } else if (previous.sa_handler == SIG_DFL) {
+        const bool fault = (signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE) && info &&
+                           info->si_code > 0;
+        if (!fault) raise(signal);
+    }
+}
+
+void InstallCrashHandlers() {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_sigaction = CrashHandler;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int signal : kCrashSignals) sigaction(signal, &action, &g_previous[signal]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+bool CudaPart::Start(std::string* problem) {
+    Agent* agent = Agent::Get();
+    if (!agent) {
+        *problem = "not started by gpaprof";
+        return false;
+    }
+    const TracingApi* api = LoadTracingApi(problem);
+    if (!api) return false;
+    auto* part = new CudaPart(agent, api);  // lives as long as the process
+    if (!part->Initialize(problem)) {
+        delete part;
+        return false;
+    }
+    return true;
+}
+
+bool CudaPart::Initialize(std::string* problem) {
+    const AgentConfig& config = agent_->config();
+    trace_ = config.trace;
+    counters_ = config.counters;
+    occupancy_ = config.occupancy;
+    symbols_ = config.sourceSymbols && config.trace;
+    if (counters_) {
+        uint32_t batch = 1;
+        if (const char* text = std::getenv("GPAPROF_CUDA_COUNTER_BATCH"); text && *text) {
+            batch = static_cast<uint32_t>(std::max(1l, std::strtol(text, nullptr, 10)));
+        }
+        collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch);
+    }
+    callers_.SkipModuleOf(reinterpret_cast<const void*>(&Callback));
+    callers_.SkipModuleOf(reinterpret_cast<const void*>(&Agent::Now));
+    callers_.SkipModuleOf(reinterpret_cast<const void*>(api_->cuptiSubscribe));
+    callers_.SkipModuleOf(reinterpret_cast<const void*>(api_->cuDeviceGet));
+    callers_.SkipModuleNamed("libcudart.so");
+    callers_.SkipModuleNamed("libcupti.so");
+    callers_.SkipModuleNamed("libcuda.so");
+
+    instance_ = this;
+    CUptiResult result = api_->cuptiSubscribe(&subscriber_, reinterpret_cast<CUpti_CallbackFunc>(&Callback), nullptr);
+    if (result != CUPTI_SUCCESS) {
+        instance_ = nullptr;
+        *problem = "cuptiSubscribe failed: " + api_->Describe(result) +
+                   (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                        ? " (another CUPTI tool, such as Nsight Systems or Nsight Compute, is attached; profile with one tool at a time)"
+                        : "");
+        return false;
+    }
+    for (CUpti_CallbackDomain domain :
+         {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RESOURCE}) {
+        result = api_->cuptiEnableDomain(1, subscriber_, domain);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiEnableDomain failed: " + api_->Describe(result);
+            return false;
+        }
+    }
+    if (trace_) {
+        // Device times on gpaprof's clock (CLOCK_MONOTONIC), converted by CUPTI itself; older CUPTIs keep
+        // their own clock and gpaprof calibrates it against CLOCK_MONOTONIC.
+        cpuClock_ = api_->cuptiActivityRegisterTimestampCallback &&
+                    api_->cuptiActivityRegisterTimestampCallback(&CpuTimestamp) == CUPTI_SUCCESS;
+        result = api_->cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiActivityRegisterCallbacks failed: " + api_->Describe(result);
+            return false;
+        }
+        for (CUpti_ActivityKind kind :
+             {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET}) {
+            result = api_->cuptiActivityEnable(kind);
+            if (result != CUPTI_SUCCESS) agent_->Note("CUDA activity kind " + std::to_string(kind) + " unavailable: " + api_->Describe(result));
+        }
+        if (api_->cuptiActivityFlushPeriod) api_->cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
+        if (!cpuClock_) Calibrate();
+    }
+    agent_->AddFinalizer([this] { Finish(); });
+    InstallCrashHandlers();
+    return true;
+}
+
+bool CudaPart::Excluded(const CudaApiInfo& info) {
+    if (info.apiType >= excluded_.size()) return agent_->IsExcludedApi(info.name);
+    uint8_t known = excluded_[info.apiType].load(std::memory_order_relaxed);
+    if (known == 0) {
+        known = agent_->IsExcludedApi(info.name) ? 2 : 1;
+        excluded_[info.apiType].store(known, std::memory_order_relaxed);
+    }
+    return known == 2;
+}
+
+OpenCall* CudaPart::InnermostTraced() {
+    for (auto it = t_calls.rbegin(); it != t_calls.rend(); ++it) {
+        if (it->traced) return &*it;
+    }
+    return nullptr;
+}
+
+void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        Internal internal;
+        OnResource(cbid, static_cast<const CUpti_ResourceData*>(data));
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const auto* callback = static_cast<const CUpti_CallbackData*>(data);
+    const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
+    if (callback->callbackSite == CUPTI_API_ENTER) {
+        ApiEnter(api, cbid, callback);
+    } else {
+        ApiExit(api, cbid, callback);
+    }
+}
+
+void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    const std::optional<CudaApiInfo> info = FindApi(domain, cbid);
+    OpenCall call;
+    call.domain = domain;
+    call.cbid = cbid;
+    call.apiClass = info ? info->apiClass : CudaApiClass::Other;
+    call.correlationId = data->correlationId;
+    // A call made while another is in progress on this thread is the runtime (or the driver) working for
+    // the outer call: not traced, but its device work and its kernel belong to the outer call.
+    call.traced = t_calls.empty();
+    const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
+                          call.apiClass == CudaApiClass::Memset;
+    if (call.traced) {
+        const agent::CallSlot slot = agent_->BeginCall(agent::Part::Cuda, info ? Excluded(*info) : false);
+        call.index = slot.index;
+        call.record = slot.record && slot.index && trace_ && info;
+    }
+    t_calls.push_back(std::move(call));
+    OpenCall& open = t_calls.back();
+    if (trace_ && enqueues) {
+        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+            Internal internal;
+            RegisterEnqueue(owner, data->correlationId, StreamArgument(domain, cbid, data->functionParams), data->context, 0);
+        }
+    }
+    if (domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch) {
+        Internal internal;
+        LaunchEnter(&open, cbid, data);
+    } else if (open.apiClass == CudaApiClass::GraphLaunch && collector_ && data->context) {
+        // Graph kernels are not profiled by kernel replay: finish what is pending first.
+        Internal internal;
+        auto lock = collector_->Lock();
+        collector_->Flush(data->context);
+    }
+    if (open.traced) open.start = Agent::Now();
+}
+
+void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    const uint64_t end = Agent::Now();
+    // The matching entry is the innermost open call of this function.
+    auto it = t_calls.rbegin();
+    while (it != t_calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
+    if (it == t_calls.rend()) return;  // entered before gpaprof subscribed
+    OpenCall call = std::move(*it);
+    t_calls.erase(std::next(it).base(), t_calls.end());
+
+    int returnCode = 0;  // cudaError_t or CUresult; the few runtime functions that return something else are
+                         // named below and have no device work
+    if (data->functionReturnValue) std::memcpy(&returnCode, data->functionReturnValue, sizeof returnCode);
+    if (call.dispatch) {
+        Internal internal;
+        LaunchExit(&call, returnCode == 0);
+    }
+    if (returnCode != 0) ForgetEnqueue(call);
+    if (!call.record) return;
+
+    const std::optional<CudaApiInfo> info = FindApi(domain, cbid);
+    spool::CallRecord record;
+    record.part = "cuda";
+    record.threadId = Agent::ThreadId();
+    record.index = *call.index;
+    record.call.apiType = ApiType(domain, cbid);
+    record.call.name = info ? std::string(info->name) : (data->functionName ? data->functionName : "unknown");
+    ArgContext context;
+    context.succeeded = returnCode == 0;
+    FormatArguments(domain, cbid, data->functionParams, context, &record.call.args);
+    if (domain == CudaDomain::Driver) {
+        record.call.returnValue = CuResultName(returnCode);
+    } else if (record.call.name == "cudaCreateChannelDesc") {
+        record.call.returnValue = "{...}";  // returns a struct, not an error code
+    } else if (record.call.name == "cudaGetErrorName" || record.call.name == "cudaGetErrorString") {
+        const char* text = nullptr;
+        if (data->functionReturnValue) std::memcpy(&text, data->functionReturnValue, sizeof text);
+        record.call.returnValue = QuotedString(text);
+    } else {
+        record.call.returnValue = CudaErrorName(returnCode);
+    }
+    record.call.start = call.start;
+    record.call.end = end;
+    agent_->Write(record);
+    if (symbols_) {
+        Internal internal;
+        if (std::optional<spool::SourceRecord> source =
+                callers_.Locate(record.call.name, data->symbolName ? data->symbolName : "")) {
+            source->threadId = record.threadId;
+            source->index = record.index;
+            agent_->Write(*source);
+        }
+    }
+}
+
+void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data) {
+    const std::optional<LaunchParameters> launch = KernelLaunchParameters(cbid, data->functionParams);
+    if (!launch) return;  // cuLaunch, cuLaunchGrid: deprecated launches without a .csv row
+    const CUfunction function = launch->function;
+    const uint64_t* grid = launch->grid;
+    const uint64_t* block = launch->block;
+    const uint64_t dynamicShared = launch->dynamicSharedBytes;
+    const CUstream stream = launch->stream;
+    const uint64_t executionOrder = agent_->NextExecutionOrder();
+    if (trace_) {
+        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+            RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
+                            reinterpret_cast<uintptr_t>(function));
+        }
+    }
+    if (!(counters_ || occupancy_) || !function) return;
+    const FunctionInfo kernel = FunctionFor(function, data->symbolName);
+    if (!agent_->ShouldProfileDispatch(kernel.name)) {
+        if (collector_ && data->context) {
+            auto lock = collector_->Lock();
+            collector_->Flush(data->context);  // this kernel runs unprofiled
+        }
+        return;
+    }
+    DeviceInfo* device = DeviceOf(data->context);
+    const uint64_t threadId = Agent::ThreadId();
+    const uint64_t blockSize = block[0] * block[1] * block[2];
+    const uint64_t gridSize = grid[0] * grid[1] * grid[2];
+    std::optional<OccupancyResult> occupancy;
+    if (device && kernel.resourcesKnown) {
+        KernelResources resources = kernel.resources;
+        resources.dynamicSharedBytes = dynamicShared;
+        occupancy = ComputeCudaOccupancy(threadId, kernel.name, device->limits, resources, {blockSize, gridSize});
+        // The driver's own calculator has the last word; a disagreement is reported once per kernel.
+        int blocks = -1;
+        const auto key = std::make_tuple(function, blockSize, dynamicShared);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto known = driverBlocks_.find(key);
+            if (known != driverBlocks_.end()) blocks = known->second;
+        }
+        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(blockSize),
+                                                                             dynamicShared) == CUDA_SUCCESS) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            driverBlocks_[key] = blocks;
+        }
+        if (blocks >= 0 && static_cast<uint64_t>(blocks) != occupancy->blocksPerSm && occupancy->row.maxWavesPerComputeUnit &&
+            occupancy->row.wavesPerWorkGroup) {
+            const std::string note = "occupancy of " + kernel.name + " (block " + std::to_string(blockSize) + "): the model gives " +
+                                     std::to_string(occupancy->blocksPerSm) + " blocks per SM, the driver " +
+                                     std::to_string(blocks) + "; the .occupancy file uses the driver's";
+            bool known = false;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                for (const std::string& seen : occupancyNotes_) known = known || seen == note;
+                if (!known) occupancyNotes_.push_back(note);
+            }
+            if (!known) agent_->Note(note);
+            const uint64_t warps = std::min<uint64_t>(static_cast<uint64_t>(blocks) * *occupancy->row.wavesPerWorkGroup,
+                                                      *occupancy->row.maxWavesPerComputeUnit);
+            occupancy->row.occupancyPercent = 100.0 * static_cast<double>(warps) /
+                                              static_cast<double>(*occupancy->row.maxWavesPerComputeUnit);
+            occupancy->blocksPerSm = static_cast<uint64_t>(blocks);
+        }
+        if (occupancy_) agent_->Write(spool::OccupancyRecord{executionOrder, occupancy->row});
+    }
+    if (!collector_) return;
+
+    DispatchRow row;
+    row.method = device ? MethodFor(kernel.name, kernel.id, device->name, device->ordinal)
+                        : MethodFor(kernel.name, kernel.id, "CUDA", 0);
+    row.executionOrder = executionOrder;
+    row.threadId = threadId;
+    if (OpenCall* owner = InnermostTraced()) row.callIndex = owner->index;
+    row.globalWorkSize = WorkSize::Of({grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]});
+    row.workGroupSize = WorkSize::Of({block[0], block[1], block[2]});
+    if (kernel.resourcesKnown) {
+        row.localMemSize = kernel.resources.staticSharedBytes + dynamicShared;
+        row.vgprs = kernel.resources.registersPerThread;
+        row.scratchRegs = kernel.resources.localBytesPerThread / 4;
+    } else {
+        row.localMemSize = dynamicShared;
+    }
+    if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
+    call->dispatch = true;
+    call->context = data->context;
+    call->row = std::move(row);
+    call->counterLock = collector_->Lock();
+    collector_->BeforeLaunch(data->context);
+}
+
+void CudaPart::LaunchExit(OpenCall* call, bool launched) {
+    if (!collector_ || !call->counterLock.owns_lock()) return;
+    collector_->AfterLaunch(call->context, launched, std::move(call->row));
+    call->counterLock.unlock();
+}
+
+void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
+                               uint64_t kernelHandle) {
+    std::lock_guard<std::mutex> lock(enqueueMutex_);
+    std::shared_ptr<PendingEnqueue> pending;
+    for (uint32_t id : owner->correlations) {
+        auto found = enqueues_.find(id);
+        if (found != enqueues_.end()) pending = found->second;
+    }
+    if (!pending) {
+        pending = std::make_shared<PendingEnqueue>();
+        pending->info.threadId = Agent::ThreadId();
+        pending->info.index = *owner->index;
+        pending->apiClass = owner->apiClass;
+    }
+    if (stream) pending->info.streamHandle = *stream;
+    if (context) pending->info.contextHandle = reinterpret_cast<uintptr_t>(context);
+    if (kernelHandle) pending->info.kernelHandle = kernelHandle;
+    if (enqueues_.emplace(correlationId, pending).second) {
+        pending->ids.push_back(correlationId);
+        owner->correlations.push_back(correlationId);
+    }
+}
+
+void CudaPart::ForgetEnqueue(const OpenCall& call) {
+    if (call.correlations.empty()) return;
+    std::lock_guard<std::mutex> lock(enqueueMutex_);
+    for (uint32_t id : call.correlations) enqueues_.erase(id);
+}
+
+std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId) {
+    std::lock_guard<std::mutex> lock(enqueueMutex_);
+    auto found = enqueues_.find(correlationId);
+    if (found == enqueues_.end()) return nullptr;
+    std::shared_ptr<PendingEnqueue> pending = found->second;
+    for (uint32_t id : pending->ids) enqueues_.erase(id);  // one command per call
+    return pending;
+}
+
+FunctionInfo CudaPart::FunctionFor(CUfunction function, const char* symbolName) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto found = functions_.find(function);
+        if (found != functions_.end()) return found->second;
+    }
+    FunctionInfo info;
+    if (symbolName && *symbolName) {
+        info.name = symbolName;
+    } else if (const char* name = nullptr; api_->cuFuncGetName && api_->cuFuncGetName(&name, function) == CUDA_SUCCESS && name) {
+        info.name = name;
+    } else {
+        info.name = "kernel_" + HexValue(reinterpret_cast<uintptr_t>(function));
+    }
+    int registers = 0, sharedBytes = 0, localBytes = 0, maxThreads = 0;
+    if (api_->cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function) == CUDA_SUCCESS) {
+        info.resources.registersPerThread = static_cast<uint64_t>(registers);
+        info.resources.staticSharedBytes = static_cast<uint64_t>(sharedBytes);
+        info.resources.localBytesPerThread = static_cast<uint64_t>(localBytes);
+        info.resources.maxThreadsPerBlock = static_cast<uint64_t>(maxThreads);
+        info.resourcesKnown = true;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, inserted] = functions_.emplace(function, info);
+    if (inserted) it->second.id = nextKernelId_++;
+    return it->second;
+}
+
+void CudaPart::RecordDevices() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (devicesRecorded_) return;
+    devicesRecorded_ = true;
+    if (!driver_ && !gpa::cuda::LoadDriver(&driver_).ok()) driver_ = nullptr;
+    int count = 0;
+    if (api_->cuDeviceGetCount(&count) != CUDA_SUCCESS) return;
+    int driverVersion = 0;
+    api_->cuDriverGetVersion(&driverVersion);
+    std::string kernelDriver;
+    {
+        std::ifstream in("/proc/driver/nvidia/version");
+        std::stringstream text;
+        text << in.rdbuf();
+        kernelDriver = KernelDriverVersion(text.str());
+    }
+    for (int ordinal = 0; ordinal < count; ++ordinal) {
+        CUdevice device = 0;
+        if (api_->cuDeviceGet(&device, ordinal) != CUDA_SUCCESS) continue;
+        DeviceInfo info;
+        info.ordinal = static_cast<uint32_t>(ordinal);
+        char name[256] = "";
+        api_->cuDeviceGetName(name, sizeof name, device);
+        info.name = name;
+        auto attribute = [&](CUdevice_attribute which) -> uint64_t {
+            int value = 0;
+            return api_->cuDeviceGetAttribute(&value, which, device) == CUDA_SUCCESS && value > 0 ? static_cast<uint64_t>(value) : 0;
+        };
+        SmLimits& limits = info.limits;
+        limits.deviceName = info.name;
+        limits.computeMajor = static_cast<uint32_t>(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR));
+        limits.computeMinor = static_cast<uint32_t>(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+        limits.smCount = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        limits.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+        limits.maxThreadsPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+        limits.maxBlocksPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+        limits.registersPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+        limits.registersPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+        limits.sharedMemoryPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+        limits.reservedSharedMemoryPerBlock = attribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+        limits.maxThreadsPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+        DeviceFacts facts;
+        facts.ordinal = info.ordinal;
+        facts.name = info.name;
+        facts.driverApiVersion = driverVersion;
+        facts.kernelDriverVersion = kernelDriver;
+        if (driver_) facts.pciDeviceId = gpa::cuda::PciDeviceId(*driver_, device);
+        agent_->Write(spool::DeviceRecord{"cuda:" + std::to_string(ordinal), MakeDeviceHeader(facts)});
+        devices_[info.ordinal] = std::move(info);
+    }
+}
+
+DeviceInfo* CudaPart::DeviceOf(CUcontext context) {
+    RecordDevices();
+    CUdevice device = 0;
+    if (!context || api_->cuCtxGetDevice(&device) != CUDA_SUCCESS) return nullptr;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = devices_.find(static_cast<uint32_t>(device));
+    return found == devices_.end() ? nullptr : &found->second;
+}
+
+std::string CudaPart::DeviceName(uint32_t ordinal) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = devices_.find(ordinal);
+    return found == devices_.end() ? "CUDA device " + std::to_string(ordinal) : found->second.name;
+}
+
+void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        RecordDevices();
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        if (collector_) {
+            auto lock = collector_->Lock();
+            collector_->ForgetContext(data->context);
+        }
+        if (trace_) FlushActivity();
+    }
+}
+
+void CudaPart::Calibrate() {
+    uint64_t deviceTime = 0;
+    const uint64_t before = Agent::Now();
+    if (api_->cuptiGetTimestamp(&deviceTime) != CUPTI_SUCCESS) return;
+    const uint64_t after = Agent::Now();
+    agent_->Write(spool::CalibrationRecord{kCuptiClockKey, before, after, deviceTime});
+}
+
+void CudaPart::FlushActivity() {
+    if (trace_) api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
+    if (!buffer || validSize == 0) return;
+    if (!cpuClock_) Calibrate();
+    CUpti_Activity* record = nullptr;
+    while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        switch (record->kind) {
+            case CUPTI_ACTIVITY_KIND_KERNEL:
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record));
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+                TransferActivity transfer;
+                transfer.copyKind = copy->copyKind;
+                transfer.bytes = copy->bytes;
+                transfer.start = copy->start;
+                transfer.end = copy->end;
+                transfer.deviceId = copy->deviceId;
+                transfer.contextId = copy->contextId;
+                transfer.streamId = copy->streamId;
+                transfer.correlationId = copy->correlationId;
+                OnTransferRecord(transfer);
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMSET: {
+                const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+                TransferActivity transfer;
+                transfer.isMemset = true;
+                transfer.bytes = set->bytes;
+                transfer.start = set->start;
+                transfer.end = set->end;
+                transfer.deviceId = set->deviceId;
+                transfer.contextId = set->contextId;
+                transfer.streamId = set->streamId;
+                transfer.correlationId = set->correlationId;
+                OnTransferRecord(transfer);
+                break;
+            }
+            default:
+                break;
+        }
+    }
+}
+
+void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
+    KernelActivity kernel;
+    kernel.name = record.name ? record.name : "";
+    kernel.start = record.start;
+    kernel.end = record.end;
+    kernel.queued = record.queued;
+    kernel.submitted = record.submitted;
+    kernel.deviceId = record.deviceId;
+    kernel.contextId = record.contextId;
+    kernel.streamId = record.streamId;
+    kernel.correlationId = record.correlationId;
+    kernel.grid[0] = record.gridX, kernel.grid[1] = record.gridY, kernel.grid[2] = record.gridZ;
+    kernel.block[0] = record.blockX, kernel.block[1] = record.blockY, kernel.block[2] = record.blockZ;
+    kernel.registersPerThread = record.registersPerThread;
+    kernel.staticSharedMemory = record.staticSharedMemory;
+    kernel.dynamicSharedMemory = record.dynamicSharedMemory;
+    kernel.localMemoryPerThread = record.localMemoryPerThread;
+    kernel.graphId = record.graphId;
+    kernel.graphNodeId = record.graphNodeId;
+    kernel.launchType = record.launchType;
+    kernel.cluster[0] = record.clusterX, kernel.cluster[1] = record.clusterY, kernel.cluster[2] = record.clusterZ;
+    const std::string deviceName = DeviceName(kernel.deviceId);
+    const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
+    std::optional<uint64_t> handle;
+    if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
+    agent_->Write(spool::KernelTimestampRecord{"cuda", ClockKey(), MakeKernelTimestamp(kernel, deviceName, handle)});
+    if (!call || call->apiClass != CudaApiClass::KernelLaunch) return;
+    spool::CommandRecord command;
+    command.part = "cuda";
+    command.threadId = call->info.threadId;
+    command.index = call->info.index;
+    command.deviceKey = ClockKey();
+    command.command = MakeKernelCommand(kernel, call->info, deviceName);
+    command.kernel = MakeKernelLaunch(kernel, call->info.kernelHandle);
+    agent_->Write(command);
+    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), kernel.queued,
+                                     kernel.submitted, kernel.start, kernel.end});
+}
+
+void CudaPart::OnTransferRecord(const TransferActivity& transfer) {
+    const std::shared_ptr<PendingEnqueue> call = TakeEnqueue(transfer.correlationId);
+    if (!call) return;  // a copy of a graph, or of a call that is not traced
+    const bool expected = transfer.isMemset ? call->apiClass == CudaApiClass::Memset : call->apiClass == CudaApiClass::Memcpy;
+    if (!expected) return;
+    spool::CommandRecord command;
+    command.part = "cuda";
+    command.threadId = call->info.threadId;
+    command.index = call->info.index;
+    command.deviceKey = ClockKey();
+    command.command = MakeTransferCommand(transfer, call->info, DeviceName(transfer.deviceId));
+    if (!transfer.isMemset) command.transferSize = transfer.bytes;
+    agent_->Write(command);
+    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
+                                     transfer.end});
+}
+
+void CudaPart::Finish() {
+    if (finished_.exchange(true)) return;
+    Internal internal;
+    if (collector_) {
+        auto lock = collector_->Lock();
+        collector_->FlushAll();
+        if (std::getenv("GPAPROF_CUDA_STATS")) {
+            const CounterCollector::Statistics s = collector_->statistics();
+            std::fprintf(stderr,
+                         "gpaprof: CUDA counter statistics: %llu kernels; configure %.3f ms, start %.3f ms, stop %.3f ms, "
+                         "decode %.3f ms, evaluate %.3f ms in total\n",
+                         static_cast<unsigned long long>(s.kernels), s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6,
+                         s.decodeNs / 1e6, s.evaluateNs / 1e6);
+        }
+    }
+    if (trace_) {
+        FlushActivity();
+        size_t dropped = 0;
+        if (api_->cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+            agent_->Note(std::to_string(dropped) + " CUDA activity records were dropped by CUPTI; the kernel timestamps "
+                         "section misses them");
+        }
+    }
+}
+
+}  // namespace
+}  // namespace gpaprof::cuda
+
+// Called by the CUDA driver in cuInit, once, when CUDA_INJECTION64_PATH names this library.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+    gpaprof::cuda::Internal internal;
+    std::string problem;
+    if (!gpaprof::cuda::CudaPart::Start(&problem)) {
+        if (problem != "not started by gpaprof") {
+            if (auto* agent = gpaprof::agent::Agent::Get()) {
+                agent->Note("CUDA is not profiled in this process: " + problem);
+            } else {
+                std::fprintf(stderr, "gpaprof: CUDA is not profiled in this process: %s\n", problem.c_str());
+            }
+        }
+        return 1;  // the application runs on either way
+    }
+    return 1;
+}
