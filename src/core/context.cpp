@@ -40,7 +40,9 @@ Outcome Context::Plan(PassPlan* plan) {
         for (uint32_t index : enabled_) inputs.push_back(catalog_->at(index).hardware);
         PassPlan fresh;
         Outcome outcome = backend_->Planner().Plan(inputs, &fresh);
-        if (!outcome.ok()) return outcome;
+        if (!outcome.ok()) {
+            return Fail(GPA_STATUS_ERROR_FAILED, "the enabled counters could not be planned into passes: " + outcome.reason());
+        }
         plan_ = std::move(fresh);
     }
     *plan = *plan_;

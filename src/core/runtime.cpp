@@ -373,7 +373,7 @@ Outcome Runtime::GetPassCount(gpa_uint32* passes) {
         return Outcome::Ok();
     }
     PassPlan plan;
-    if (Outcome o = current_->Plan(&plan); !o.ok()) return Fail(GPA_STATUS_ERROR_FAILED, "passes could not be planned: " + o.reason());
+    if (Outcome o = current_->Plan(&plan); !o.ok()) return o;
     *passes = plan.passCount;
     return Outcome::Ok();
 }

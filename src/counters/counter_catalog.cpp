@@ -30,7 +30,14 @@ CounterCatalog CounterCatalog::Build(const std::vector<HardwareCounter>& hardwar
                 },
                 &error);
             if (!expression) {
-                catalog.omitted_.push_back({definition.name, "not measurable on this device: " + error});
+                // Tell a device that lacks an input apart from a definition that is itself broken.
+                std::string missing;
+                for (const std::string& identifier : Expression::Identifiers(definition.expression)) {
+                    if (hardwareByName.count(identifier) == 0) missing += (missing.empty() ? "" : ", ") + identifier;
+                }
+                catalog.omitted_.push_back(
+                    {definition.name, missing.empty() ? "its definition is invalid: " + error
+                                                      : "not measurable on this device, which lacks " + missing});
                 continue;
             }
             ExposedCounter counter;

@@ -60,8 +60,7 @@ TEST(CounterCatalog, CounterWithMissingInputsIsOmittedWithTheReason) {
     EXPECT_FALSE(catalog.Find("Absent").has_value());
     ASSERT_EQ(catalog.omitted().size(), 2u);
     EXPECT_EQ(catalog.omitted()[0].name, "Absent");
-    EXPECT_EQ(catalog.omitted()[0].reason,
-              "not measurable on this device: unknown counter 'hw.absent' at position 12 in \"hw.cycles + hw.absent\"");
+    EXPECT_EQ(catalog.omitted()[0].reason, "not measurable on this device, which lacks hw.absent");
 }
 
 TEST(CounterCatalog, CounterWithABrokenDefinitionIsOmittedWithTheSyntaxError) {
@@ -69,6 +68,7 @@ TEST(CounterCatalog, CounterWithABrokenDefinitionIsOmittedWithTheSyntaxError) {
     EXPECT_FALSE(catalog.Find("Broken").has_value());
     ASSERT_EQ(catalog.omitted().size(), 2u);
     EXPECT_EQ(catalog.omitted()[1].name, "Broken");
+    EXPECT_EQ(catalog.omitted()[1].reason.rfind("its definition is invalid: ", 0), 0u) << catalog.omitted()[1].reason;
     EXPECT_NE(catalog.omitted()[1].reason.find("expression ends too early at position 11"), std::string::npos)
         << catalog.omitted()[1].reason;
 }
