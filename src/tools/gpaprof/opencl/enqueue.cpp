@@ -209,8 +209,6 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
                                     first ? waitList : (waitFor.empty() ? nullptr : waitFor.data()), &passEvent);
                     if (result != CL_SUCCESS) break;
                     passEvents.push_back(passEvent);
-                    agent->Progress("replaying dispatch " + std::to_string(executionOrder) + " (" + kernelInfo.name +
-                                    "): pass " + std::to_string(pass + 1) + "/" + std::to_string(passes));
                 }
                 for (cl_event e : ours) Next().clReleaseEvent(e);
                 return result;
@@ -322,12 +320,19 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
     std::shared_ptr<TrackedCommand> command =
         RecordCommand(call, queue, passEvents.back(), false, std::nullopt, launchRecord, passEvents, onComplete);
 
-    if (counters && !WaitsForUserEvent(waitCount, waitList)) {
+    // Not while a user event is unset: the dispatch, or a command before it in its queue, may wait for it.
+    if (counters && !WaitsForUserEvent(waitCount, waitList) && !state.AnyUserEventUnset()) {
         // Counter collection serialises dispatches, as the original profiler did: the row is complete
         // before the application goes on, and no other kernel runs during this one.
         Next().clFlush(queue);
+        const uint64_t waitStart = agent::Agent::Now();
         CommandTracker::Get().Wait(*command, [&] {
-            agent->Progress("dispatch " + std::to_string(executionOrder) + " (" + kernelInfo.name + ") still running");
+            // Progress of long dispatches and replays only, at most once a second.
+            const uint64_t waited = agent::Agent::Now() - waitStart;
+            if (waited < 1000000000ull) return;
+            agent->Progress("dispatch " + std::to_string(executionOrder) + " (" + kernelInfo.name + ")" +
+                            (passes > 1 ? ", " + std::to_string(passes) + " passes," : std::string()) +
+                            " running for " + std::to_string(waited / 1000000000ull) + " s");
         });
     }
     return status;

@@ -364,6 +364,21 @@ void LayerState::ForgetSvm(void* pointer) {
     svm_.erase(reinterpret_cast<uintptr_t>(pointer));
 }
 
+void LayerState::AddUserEvent(cl_event event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    unsetUserEvents_[event] = true;
+}
+
+void LayerState::UserEventSet(cl_event event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    unsetUserEvents_.erase(event);
+}
+
+bool LayerState::AnyUserEventUnset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !unsetUserEvents_.empty();
+}
+
 void LayerState::AddMapping(const void* pointer, uint64_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
     mappings_[pointer] = size;

@@ -106,6 +106,12 @@ public:
     std::optional<std::pair<void*, SvmAllocation>> SvmContaining(const void* pointer);
     void ForgetSvm(void* pointer);
 
+    // User events the application has not set yet: commands may wait for them, so waiting for a dispatch
+    // could wait for the application itself.
+    void AddUserEvent(cl_event event);
+    void UserEventSet(cl_event event);
+    bool AnyUserEventUnset();
+
     // Mapped regions, for the size of the matching unmap.
     void AddMapping(const void* pointer, uint64_t size);
     std::optional<uint64_t> TakeMapping(const void* pointer);
@@ -129,6 +135,7 @@ private:
     std::unordered_map<cl_mem, MemoryInfo> memories_;
     std::map<uintptr_t, SvmAllocation> svm_;
     std::unordered_map<const void*, uint64_t> mappings_;
+    std::unordered_map<cl_event, bool> unsetUserEvents_;
 };
 
 // Device queries through Next().

@@ -863,6 +863,7 @@ cl_int CL_API_CALL GetEventInfo(cl_event event, cl_event_info param, size_t size
 cl_event CL_API_CALL CreateUserEvent(cl_context context, cl_int* error) {
     TracedCall call(Api::clCreateUserEvent);
     const cl_event ret = call.Run([&] { return Next().clCreateUserEvent(context, error); });
+    if (ret && call.agent()) LayerState::Get().AddUserEvent(ret);
     FINISH(HandleText(ret), .Handle(context).OutError(error));
     return ret;
 }
@@ -870,6 +871,7 @@ cl_event CL_API_CALL CreateUserEvent(cl_context context, cl_int* error) {
 cl_int CL_API_CALL SetUserEventStatus(cl_event event, cl_int status) {
     TracedCall call(Api::clSetUserEventStatus);
     const cl_int ret = call.Run([&] { return Next().clSetUserEventStatus(event, status); });
+    if (ret == CL_SUCCESS && call.agent()) LayerState::Get().UserEventSet(event);
     FINISH(ErrorName(ret), .Handle(event).Text(status == CL_COMPLETE ? std::string("CL_COMPLETE") : ErrorName(status)));
     return ret;
 }
