@@ -181,6 +181,19 @@ TEST(HtmlReport, ReaderProblemsAreShownWithTheirLines) {
     EXPECT_NE(html.find(HtmlEscape(FormatProblem(inputs.problems[0]))), std::string::npos);
 }
 
+TEST(HtmlReport, CudaTrace) {
+    const ReportInputs inputs = ParseReportInputs({{"cuda.atp", WriteAtp(CudaFixture())}});
+    ASSERT_TRUE(inputs.problems.empty()) << FormatProblem(inputs.problems[0]);
+    const std::string html = WriteHtmlReport(BuildReport(inputs));
+    EXPECT_EQ(HtmlProblem(html), "");
+    const std::string launch = Row(html, "api-table-cuda", ">cudaDeviceSynchronize<");
+    EXPECT_NE(launch.find(">2</td>"), std::string::npos) << launch;
+    const std::string kernel = Row(html, "kernel-table", ">_Z6vecAddPfS_S_i<");
+    EXPECT_NE(kernel.find(">2.500 us</td>"), std::string::npos) << kernel;
+    EXPECT_NE(html.find("stream 7"), std::string::npos);
+    EXPECT_NE(html.find("CUDA: 11 calls on 1 thread"), std::string::npos);
+}
+
 TEST(HtmlCheck, CatchesWhatItShould) {
     EXPECT_EQ(HtmlProblem("<p>a &amp; b</p>"), "");
     EXPECT_NE(HtmlProblem("<p>a & b</p>"), "");
