@@ -594,6 +594,37 @@ TEST_F(GpaprofEndToEnd, StartDisabledRecordsNothingUntilResumed) {
     for (const auto& part : atp.parts) EXPECT_TRUE(part.threads.empty());
 }
 
+TEST_F(GpaprofEndToEnd, ControlApiResumesWhatStartedDisabled) {
+    const Outcome run = Profile({"-t", "-p", "--startdisabled", "-o", "resumed"},
+                                {App("multi_kernel_threads"), "--threads", "2", "--iterations", "1", "--resume"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("profiling after resume: 1"), std::string::npos) << run.out;
+    EXPECT_EQ(ReadCsv("resumed.csv").rows.size(), 10u);  // every dispatch ran after the resume
+    const AtpFile atp = ReadAtp("resumed.atp");
+    ASSERT_EQ(atp.parts[0].threads.size(), 3u);
+    // The main thread's setup (platform, context, program) was not recorded; what it did after was.
+    const ThreadBlock<ApiCall>& main = atp.parts[0].threads.back();
+    for (const ApiCall& call : main.entries) {
+        EXPECT_TRUE(call.name == "clReleaseProgram" || call.name == "clReleaseContext") << call.name;
+    }
+    // Markers only while recording: the setup marker is gone, the workers' are there.
+    for (const auto& block : atp.markerThreads) {
+        for (const PerfMarker& marker : block.entries) EXPECT_NE(marker.name, "setup");
+    }
+}
+
+TEST_F(GpaprofEndToEnd, ApplicationsRunUnchangedWithoutGpaprofAndCountersAreListed) {
+    // The marker and control calls do nothing without gpaprof.
+    const Outcome alone = Execute({App("multi_kernel_threads"), "--threads", "2", "--iterations", "1", "--resume"}, directory_);
+    EXPECT_EQ(alone.exitCode, 0) << alone.err;
+    EXPECT_NE(alone.out.find("profiling after resume: 0"), std::string::npos) << alone.out;
+
+    const Outcome list = Execute({GPAPROF_EXECUTABLE, "-l"}, directory_);
+    EXPECT_EQ(list.exitCode, 0) << list.err;
+    EXPECT_NE(list.out.find("OpenCL device "), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find("GPUTime"), std::string::npos) << list.out;
+}
+
 TEST_F(GpaprofEndToEnd, ProfilingThatCannotStartStillRunsTheApplication) {
     const Outcome run = Profile({"-t", "-o", "nolayer"}, {App("queue_without_profiling")}, {{"GPAPROF_LIB_DIR", "/nonexistent"}});
     EXPECT_EQ(run.exitCode, 0) << run.err;

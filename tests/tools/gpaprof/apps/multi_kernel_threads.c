@@ -3,7 +3,8 @@
  * (an in-place scale and an atomic counter, so that a dispatch replayed without restoring its memory
  * gives wrong results), perf markers. Checks every result; exit 0 only when all are right.
  * With --svm each thread also increments an SVM allocation in place (through a pointer into it).
- *   multi_kernel_threads [--threads N] [--iterations N] [--svm] [--probe] */
+ * With --resume, the program calls gpaprofResume() once its setup is done (for gpaprof --startdisabled).
+ *   multi_kernel_threads [--threads N] [--iterations N] [--svm] [--resume] [--probe] */
 #include <pthread.h>
 
 #include <gpa/gpaprof_markers.h>
@@ -186,9 +187,10 @@ static void* Run(void* argument) {
 
 int main(int argc, char** argv) {
     if (AppProbe(argc, argv)) return 0;
-    int threads = 3, iterations = 2, useSvm = 0;
+    int threads = 3, iterations = 2, useSvm = 0, resume = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--svm") == 0) useSvm = 1;
+        if (strcmp(argv[i], "--resume") == 0) resume = 1;
     }
     for (int i = 1; i + 1 < argc; ++i) {
         if (strcmp(argv[i], "--threads") == 0) threads = atoi(argv[i + 1]);
@@ -199,6 +201,10 @@ int main(int argc, char** argv) {
     gpaprofBeginMarker("setup", "multi_kernel_threads");
     cl_program program = AppBuild(&app, kSource);
     gpaprofEndMarker();
+    if (resume) {
+        gpaprofResume();
+        printf("profiling after resume: %d\n", gpaprofIsProfiling());
+    }
 
     pthread_t ids[16];
     Worker workers[16];
