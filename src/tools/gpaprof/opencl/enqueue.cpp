@@ -227,7 +227,7 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
         cl_event own = nullptr;
         cl_event* pointer = event ? event : (wantEvent ? &own : nullptr);
         status = call.Run([&] { return launch(waitCount, waitList, pointer); });
-        if (status == CL_SUCCESS && pointer && *pointer) {
+        if (status == CL_SUCCESS && wantEvent && pointer && *pointer) {
             passEvents.push_back(*pointer);
             if (event) Next().clRetainEvent(*pointer);  // gpaprof's own reference; the application keeps its own
         }

@@ -119,7 +119,6 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
         std::map<std::string, ApiTracePart> parts;
         std::map<std::string, std::map<uint64_t, ThreadBlock<ApiCall>>> threads;
         std::map<std::string, std::map<uint64_t, uint64_t>> firstStart;
-        parts["ocl"].api = "ocl";  // the OpenCL part always has its header line
         for (auto& [key, record] : calls) {
             const auto& [part, tid, index] = key;
             ApiCall call = record.call;
@@ -154,7 +153,6 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
             std::sort(order.begin(), order.end());
             for (const auto& [start, tid] : order) parts[part].threads.push_back(std::move(byThread[tid]));
         }
-        parts["ocl"].excludedApis = options.excludedApis;
 
         std::stable_sort(kernelTimestamps.begin(), kernelTimestamps.end(),
                          [](const auto& a, const auto& b) { return a.entry.start < b.entry.start; });
@@ -220,6 +218,15 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
             }
         }
 
+        if (parts.empty()) parts["ocl"].api = "ocl";  // a trace without calls still says what it excluded
+        // -F names APIs of every part; each part's header line lists its own (cl*, cu*/cuda*, hsa*).
+        for (auto& [partName, tracePart] : parts) {
+            const std::string prefix = partName == "ocl" ? "cl" : partName == "cuda" ? "cu" : partName;
+            for (const std::string& api : options.excludedApis) {
+                if (api.rfind(prefix, 0) == 0) tracePart.excludedApis.push_back(api);
+            }
+        }
+
         std::vector<std::string> names;
         for (const auto& [name, part] : parts) names.push_back(name);
         std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
@@ -247,7 +254,11 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
         csv.maxKernelsToProfile = options.maxKernelsToProfile;
         std::sort(dispatches.begin(), dispatches.end(),
                   [](const auto& a, const auto& b) { return a.row.executionOrder < b.row.executionOrder; });
-        if (!dispatches.empty()) csv.api = dispatches.front().api;
+        if (!dispatches.empty()) {
+            csv.api = dispatches.front().api;
+        } else if (counterLists.size() == 1) {
+            csv.api = counterLists.begin()->first;
+        }
         auto list = counterLists.find(csv.api);
         if (list != counterLists.end()) {
             csv.counterNames = list->second;
