@@ -1,7 +1,8 @@
 // How a CUDA call's arguments and return value are written in the .atp API trace (docs/profiler_files.md,
 // "CUDA API trace"). The generated table calls FormatArgument once per parameter; the overloads below pick
 // the format from the parameter's C++ type:
-//   integers, enumerations      decimal (CUdeviceptr, a device address, in hex)
+//   integers, enumerations      decimal (CUdeviceptr, a device address, in hex); copy kinds and error codes
+//                               by name (cudaMemcpyHostToDevice, cudaErrorInvalidValue, CUDA_SUCCESS)
 //   handles, pointers           0x-prefixed hex, NULL for a null pointer
 //   const char*                 the string in double quotes
 //   out-pointers                after a successful call, the value they point at, in [ ]
@@ -18,6 +19,8 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+
+#include "tools/gpaprof/cuda/cuda_api_table.h"
 
 namespace gpaprof::cuda {
 
@@ -61,7 +64,13 @@ std::string FormatScalar(const T& value, ArgStyle style) {
 template <typename T>
 std::string FormatArgument(const T& value, ArgStyle style, const ArgContext& context) {
     using Value = std::remove_cv_t<T>;
-    if constexpr (std::is_same_v<Value, dim3>) {
+    if constexpr (std::is_same_v<Value, cudaMemcpyKind>) {
+        return MemcpyKindName(static_cast<int>(value));
+    } else if constexpr (std::is_same_v<Value, cudaError_t>) {
+        return CudaErrorName(static_cast<int>(value));
+    } else if constexpr (std::is_same_v<Value, CUresult>) {
+        return CuResultName(static_cast<int>(value));
+    } else if constexpr (std::is_same_v<Value, dim3>) {
         return "{" + std::to_string(value.x) + "," + std::to_string(value.y) + "," + std::to_string(value.z) + "}";
     } else if constexpr (std::is_pointer_v<Value>) {
         using Pointee = std::remove_pointer_t<Value>;

@@ -45,7 +45,8 @@ namespace gpaprof::cuda {
     X(cuGetErrorName)
 
 #define GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(X) \
-    X(cuFuncGetName)
+    X(cuFuncGetName)                        \
+    X(cuKernelGetFunction)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

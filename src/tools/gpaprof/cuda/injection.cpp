@@ -32,6 +32,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <dlfcn.h>
@@ -80,6 +81,7 @@ struct OpenCall {
 
 thread_local std::vector<OpenCall> t_calls;
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
 class Internal {
 public:
@@ -91,6 +93,7 @@ public:
 
 // What gpaprof knows about a kernel function.
 struct FunctionInfo {
+    CUfunction function = nullptr;  // the function its attributes come from
     std::string name;
     uint32_t id = 0;
     KernelResources resources;
@@ -168,6 +171,7 @@ private:
 
     std::mutex enqueueMutex_;
     std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
+    std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     std::atomic<bool> finished_{false};
 };
 
@@ -446,8 +450,10 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     agent_->Write(record);
     if (symbols_) {
         Internal internal;
+        // symbolName is valid only in launch callbacks: the kernel, whose host stub is not the caller either.
+        const bool launch = call.apiClass == CudaApiClass::KernelLaunch;
         if (std::optional<spool::SourceRecord> source =
-                callers_.Locate(record.call.name, data->symbolName ? data->symbolName : "")) {
+                callers_.Locate(record.call.name, launch && data->symbolName ? data->symbolName : "")) {
             source->threadId = record.threadId;
             source->index = record.index;
             agent_->Write(*source);
@@ -470,7 +476,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
                             reinterpret_cast<uintptr_t>(function));
         }
     }
-    if (!(counters_ || occupancy_) || !function) return;
+    if (!(counters_ || occupancy_) || !function || t_profilingLaunch) return;
     const FunctionInfo kernel = FunctionFor(function, data->symbolName);
     if (!agent_->ShouldProfileDispatch(kernel.name)) {
         if (collector_ && data->context) {
@@ -496,7 +502,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
             auto known = driverBlocks_.find(key);
             if (known != driverBlocks_.end()) blocks = known->second;
         }
-        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(blockSize),
+        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, static_cast<int>(blockSize),
                                                                              dynamicShared) == CUDA_SUCCESS) {
             std::lock_guard<std::mutex> lock(mutex_);
             driverBlocks_[key] = blocks;
@@ -543,12 +549,14 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     call->context = data->context;
     call->row = std::move(row);
     call->counterLock = collector_->Lock();
+    t_profilingLaunch = true;
     collector_->BeforeLaunch(data->context);
 }
 
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     if (!collector_ || !call->counterLock.owns_lock()) return;
     collector_->AfterLaunch(call->context, launched, std::move(call->row));
+    t_profilingLaunch = false;
     call->counterLock.unlock();
 }
 
@@ -605,10 +613,19 @@ FunctionInfo CudaPart::FunctionFor(CUfunction function, const char* symbolName) 
         info.name = "kernel_" + HexValue(reinterpret_cast<uintptr_t>(function));
     }
     int registers = 0, sharedBytes = 0, localBytes = 0, maxThreads = 0;
-    if (api_->cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) == CUDA_SUCCESS &&
-        api_->cuFuncGetAttribute(&sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function) == CUDA_SUCCESS &&
-        api_->cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function) == CUDA_SUCCESS &&
-        api_->cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function) == CUDA_SUCCESS) {
+    // A launch may name a CUkernel (a library kernel) instead of a CUfunction: its function in this context.
+    CUfunction attributed = function;
+    if (api_->cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function) != CUDA_SUCCESS && api_->cuKernelGetFunction) {
+        CUfunction resolved = nullptr;
+        if (api_->cuKernelGetFunction(&resolved, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS && resolved) {
+            attributed = resolved;
+        }
+    }
+    info.function = attributed;
+    if (api_->cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, attributed) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, attributed) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, attributed) == CUDA_SUCCESS &&
+        api_->cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, attributed) == CUDA_SUCCESS) {
         info.resources.registersPerThread = static_cast<uint64_t>(registers);
         info.resources.staticSharedBytes = static_cast<uint64_t>(sharedBytes);
         info.resources.localBytesPerThread = static_cast<uint64_t>(localBytes);
@@ -761,8 +778,6 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
     kernel.name = record.name ? record.name : "";
     kernel.start = record.start;
     kernel.end = record.end;
-    kernel.queued = record.queued;
-    kernel.submitted = record.submitted;
     kernel.deviceId = record.deviceId;
     kernel.contextId = record.contextId;
     kernel.streamId = record.streamId;
@@ -777,6 +792,11 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
     kernel.graphNodeId = record.graphNodeId;
     kernel.launchType = record.launchType;
     kernel.cluster[0] = record.clusterX, kernel.cluster[1] = record.clusterY, kernel.cluster[2] = record.clusterZ;
+    if (counters_ && kernel.graphId == 0) {
+        // Under kernel replay a launch may be reported once per pass: one launch, one kernel line.
+        std::lock_guard<std::mutex> lock(enqueueMutex_);
+        if (!replayedKernels_.insert(kernel.correlationId).second) return;
+    }
     const std::string deviceName = DeviceName(kernel.deviceId);
     const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
     std::optional<uint64_t> handle;
@@ -791,8 +811,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
     command.command = MakeKernelCommand(kernel, call->info, deviceName);
     command.kernel = MakeKernelLaunch(kernel, call->info.kernelHandle);
     agent_->Write(command);
-    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), kernel.queued,
-                                     kernel.submitted, kernel.start, kernel.end});
+    // Queued and submit stay 0: CUPTI reports them only with its latency timestamps, which gpaprof leaves off
+    // (they cost time on every launch).
+    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, kernel.start,
+                                     kernel.end});
 }
 
 void CudaPart::OnTransferRecord(const TransferActivity& transfer) {
