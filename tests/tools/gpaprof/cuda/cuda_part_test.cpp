@@ -1,0 +1,525 @@
+// gpaprof's CUDA part without a GPU: the published API-type table, argument formats, the records the part
+// writes and how the assembler turns them into the .atp and .csv, the occupancy calculation against known
+// answers of NVIDIA's occupancy calculator, and the --sym helpers.
+#define __CUDA_API_VERSION_INTERNAL 1  // CUPTI's driver parameter structs need the driver's own types
+
+#include <gtest/gtest.h>
+
+#include <cuda.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+#include <generated_cuda_meta.h>
+#include <generated_cuda_runtime_api_meta.h>
+
+#include <set>
+#include <string>
+
+#include "tools/gpaprof/cuda/arg_format.h"
+#include "tools/gpaprof/cuda/caller_frames.h"
+#include "tools/gpaprof/cuda/cuda_api_table.h"
+#include "tools/gpaprof/cuda/cuda_occupancy.h"
+#include "tools/gpaprof/cuda/cuda_records.h"
+#include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/csv_file.h"
+#include "tools/gpaprof/spool/spool_assembler.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+// ---- the API-type enumeration ---------------------------------------------------------------------------
+
+TEST(CudaApiTable, RuntimeFunctionsAreNumberedByTheirCuptiCallbackId) {
+    const std::optional<CudaApiInfo> malloc = FindApi(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
+    ASSERT_TRUE(malloc);
+    EXPECT_EQ(malloc->name, "cudaMalloc");  // CUPTI's version suffix _v3020 is not part of the name
+    EXPECT_EQ(malloc->apiType, 20u);
+    EXPECT_TRUE(malloc->argumentsKnown);
+    EXPECT_EQ(malloc->apiClass, CudaApiClass::Other);
+    const std::optional<CudaApiInfo> launch = FindApiByName("cudaLaunchKernel");
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->apiType, static_cast<uint32_t>(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000));
+    EXPECT_EQ(launch->apiClass, CudaApiClass::KernelLaunch);
+}
+
+TEST(CudaApiTable, DriverFunctionsAreNumberedTenThousandPlusTheirCallbackId) {
+    const std::optional<CudaApiInfo> launch = FindApi(CudaDomain::Driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->name, "cuLaunchKernel");
+    EXPECT_EQ(launch->apiType, 10000u + CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+    EXPECT_EQ(launch->apiClass, CudaApiClass::KernelLaunch);
+    const std::optional<CudaApiInfo> copy = FindApiByName("cuMemcpyHtoD_v2");  // driver names keep their suffix
+    ASSERT_TRUE(copy);
+    EXPECT_EQ(copy->domain, CudaDomain::Driver);
+    EXPECT_EQ(copy->apiClass, CudaApiClass::Memcpy);
+    ASSERT_TRUE(FindApiByType(copy->apiType));
+    EXPECT_EQ(FindApiByType(copy->apiType)->name, "cuMemcpyHtoD_v2");
+}
+
+TEST(CudaApiTable, EveryNumberIsUniqueAndInItsDomainsRange) {
+    std::set<uint32_t> types;
+    size_t runtime = 0, driver = 0;
+    for (const CudaApiInfo& info : AllApis()) {
+        EXPECT_TRUE(types.insert(info.apiType).second) << info.name;
+        if (info.domain == CudaDomain::Runtime) {
+            ++runtime;
+            EXPECT_GT(info.apiType, 0u);
+            EXPECT_LT(info.apiType, kDriverApiTypeBase) << info.name;
+            // cuda*, and the registration calls nvcc's code makes (__cudaRegisterFatBinary, ...)
+            const std::string_view bare = info.name.substr(info.name.find_first_not_of('_'));
+            EXPECT_EQ(bare.substr(0, 4), "cuda") << info.name;
+        } else {
+            ++driver;
+            EXPECT_GE(info.apiType, kDriverApiTypeBase);
+            EXPECT_LT(info.apiType, 2 * kDriverApiTypeBase) << info.name;
+            EXPECT_EQ(info.name.substr(0, 2), "cu") << info.name;
+        }
+    }
+    EXPECT_GT(runtime, 300u);
+    EXPECT_GT(driver, 500u);
+}
+
+TEST(CudaApiTable, ClassifiesTheCallsThatEnqueueDeviceWork) {
+    EXPECT_EQ(ClassifyApi("cudaMemcpyAsync"), CudaApiClass::Memcpy);
+    EXPECT_EQ(ClassifyApi("cudaMemcpy2DToArray"), CudaApiClass::Memcpy);
+    EXPECT_EQ(ClassifyApi("cuMemcpyDtoHAsync_v2"), CudaApiClass::Memcpy);
+    EXPECT_EQ(ClassifyApi("cuMemcpyBatchAsync"), CudaApiClass::Other);  // several copies
+    EXPECT_EQ(ClassifyApi("cudaMemsetAsync"), CudaApiClass::Memset);
+    EXPECT_EQ(ClassifyApi("cuMemsetD32_v2"), CudaApiClass::Memset);
+    EXPECT_EQ(ClassifyApi("cuLaunchKernelEx"), CudaApiClass::KernelLaunch);
+    EXPECT_EQ(ClassifyApi("cudaLaunchCooperativeKernel"), CudaApiClass::KernelLaunch);
+    EXPECT_EQ(ClassifyApi("cudaLaunchCooperativeKernelMultiDevice"), CudaApiClass::Other);
+    EXPECT_EQ(ClassifyApi("cudaGraphLaunch"), CudaApiClass::GraphLaunch);
+    EXPECT_EQ(ClassifyApi("cudaLaunchHostFunc"), CudaApiClass::Other);
+    EXPECT_EQ(ClassifyApi("cudaMalloc"), CudaApiClass::Other);
+}
+
+TEST(CudaApiTable, NamesReturnCodesAndCopyKinds) {
+    EXPECT_EQ(CudaErrorName(0), "cudaSuccess");
+    EXPECT_EQ(CudaErrorName(1), "cudaErrorInvalidValue");
+    EXPECT_EQ(CuResultName(0), "CUDA_SUCCESS");
+    EXPECT_EQ(CuResultName(1), "CUDA_ERROR_INVALID_VALUE");
+    EXPECT_EQ(MemcpyKindName(1), "cudaMemcpyHostToDevice");
+    EXPECT_EQ(CudaErrorName(987654), "987654");  // an unknown value stays a number
+}
+
+// ---- arguments ------------------------------------------------------------------------------------------
+
+TEST(CudaArguments, OutPointersShowTheirValueAfterASuccessfulCall) {
+    void* allocation = reinterpret_cast<void*>(uintptr_t{0x7F0012340000});
+    cudaMalloc_v3020_params params{&allocation, 4096};
+    std::vector<std::string> args;
+    ArgContext done;
+    done.succeeded = true;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, &params, done, &args));
+    ASSERT_EQ(args.size(), 2u);
+    EXPECT_EQ(args[0], "[0x00007F0012340000]");
+    EXPECT_EQ(args[1], "4096");
+    ArgContext failed;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, &params, failed, &args));
+    EXPECT_EQ(args[0], PointerText(&allocation));  // a failed call's out-pointer is not read
+}
+
+TEST(CudaArguments, CopiesNameTheirKindAndLeaveDataPointersAlone) {
+    char host[16] = {};
+    cudaMemcpy_v3020_params params{reinterpret_cast<void*>(uintptr_t{0x7F0000001000}), host, sizeof host,
+                                   cudaMemcpyHostToDevice};
+    std::vector<std::string> args;
+    ArgContext done;
+    done.succeeded = true;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, &params, done, &args));
+    ASSERT_EQ(args.size(), 4u);
+    EXPECT_EQ(args[0], "0x00007F0000001000");
+    EXPECT_EQ(args[1], PointerText(host));
+    EXPECT_EQ(args[2], "16");
+    EXPECT_EQ(args[3], "cudaMemcpyHostToDevice");
+}
+
+TEST(CudaArguments, LaunchesShowGridsAsTriplesAndDoNotReadKernelArguments) {
+    int value = 5;
+    void* kernelArgs[] = {&value};
+    cudaLaunchKernel_v7000_params params{reinterpret_cast<const void*>(uintptr_t{0x401000}), dim3(4096, 1, 1),
+                                         dim3(256, 1, 1), kernelArgs, 1024, nullptr};
+    std::vector<std::string> args;
+    ArgContext done;
+    done.succeeded = true;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params, done, &args));
+    ASSERT_EQ(args.size(), 6u);
+    EXPECT_EQ(args[0], "0x0000000000401000");
+    EXPECT_EQ(args[1], "{4096,1,1}");
+    EXPECT_EQ(args[2], "{256,1,1}");
+    EXPECT_EQ(args[3], PointerText(kernelArgs));
+    EXPECT_EQ(args[4], "1024");
+    EXPECT_EQ(args[5], "NULL");
+    EXPECT_EQ(StreamArgument(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params), 0u);
+}
+
+TEST(CudaArguments, DriverLaunchParametersAndDevicePointers) {
+    cuLaunchKernel_params launch{};
+    launch.f = reinterpret_cast<CUfunction>(uintptr_t{0xABC0});
+    launch.gridDimX = 8, launch.gridDimY = 2, launch.gridDimZ = 1;
+    launch.blockDimX = 128, launch.blockDimY = 1, launch.blockDimZ = 1;
+    launch.sharedMemBytes = 512;
+    launch.hStream = reinterpret_cast<CUstream>(uintptr_t{0x5000});
+    const std::optional<LaunchParameters> parsed = KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &launch);
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(parsed->function, launch.f);
+    EXPECT_EQ(parsed->grid[0], 8u);
+    EXPECT_EQ(parsed->grid[1], 2u);
+    EXPECT_EQ(parsed->block[0], 128u);
+    EXPECT_EQ(parsed->dynamicSharedBytes, 512u);
+    EXPECT_EQ(parsed->stream, launch.hStream);
+    EXPECT_FALSE(KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &launch));
+
+    CUdeviceptr pointer = 0x7F0000200000;
+    cuMemAlloc_v2_params alloc{&pointer, 1 << 20};
+    std::vector<std::string> args;
+    ArgContext done;
+    done.succeeded = true;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Driver, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &alloc, done, &args));
+    ASSERT_EQ(args.size(), 2u);
+    EXPECT_EQ(args[0], "[0x00007F0000200000]");  // a device address, in hex
+    EXPECT_EQ(args[1], "1048576");
+}
+
+TEST(CudaArguments, StringsAreQuotedAndEscaped) {
+    EXPECT_EQ(QuotedString("saxpy"), "\"saxpy\"");
+    EXPECT_EQ(QuotedString("a \"b\"\n"), "\"a \\\"b\\\"\\n\"");
+    EXPECT_EQ(QuotedString(nullptr), "NULL");
+    const std::string longText(300, 'x');
+    EXPECT_EQ(QuotedString(longText.c_str()), "\"" + std::string(256, 'x') + "...\"");
+    const char* name = "sm_90";
+    EXPECT_EQ(FormatArgument(name, ArgStyle::Plain, ArgContext{}), "\"sm_90\"");
+}
+
+// ---- occupancy ------------------------------------------------------------------------------------------
+
+// An H100/H200 SM (compute capability 9.0) as cuDeviceGetAttribute describes it.
+SmLimits Hopper() {
+    SmLimits limits;
+    limits.deviceName = "NVIDIA H200";
+    limits.computeMajor = 9;
+    limits.computeMinor = 0;
+    limits.smCount = 132;
+    limits.warpSize = 32;
+    limits.maxThreadsPerSm = 2048;
+    limits.maxBlocksPerSm = 32;
+    limits.registersPerSm = 65536;
+    limits.registersPerBlock = 65536;
+    limits.sharedMemoryPerSm = 233472;
+    limits.reservedSharedMemoryPerBlock = 1024;
+    limits.maxThreadsPerBlock = 1024;
+    return limits;
+}
+
+KernelResources Uses(uint64_t registers, uint64_t staticShared = 0, uint64_t dynamicShared = 0) {
+    KernelResources kernel;
+    kernel.registersPerThread = registers;
+    kernel.staticSharedBytes = staticShared;
+    kernel.dynamicSharedBytes = dynamicShared;
+    kernel.maxThreadsPerBlock = 1024;
+    return kernel;
+}
+
+// Known answers worked out with the CUDA Occupancy Calculator's formula (cuda_occupancy.h) for sm_90.
+struct OccupancyCase {
+    const char* what;
+    uint64_t block, registers, staticShared, dynamicShared;
+    uint64_t blocksPerSm;
+    double percent;
+    OccupancyLimiter limiter;
+};
+
+TEST(CudaOccupancy, MatchesTheOccupancyCalculatorOnHopper) {
+    const OccupancyCase cases[] = {
+        // 32 regs: 1024 per warp, 16 warps per sub-partition, 64 per SM = the warp limit: 8 blocks of 8 warps.
+        {"full", 256, 32, 0, 0, 8, 100.0, OccupancyLimiter::Vgpr},
+        // 64 regs: 2048 per warp, 8 per sub-partition, 32 warps: 4 blocks.
+        {"registers", 256, 64, 0, 0, 4, 50.0, OccupancyLimiter::Vgpr},
+        // 40 regs: 1280 per warp (already a multiple of 256), 12 per sub-partition, 48 warps: 6 blocks.
+        {"register granularity", 256, 40, 0, 0, 6, 75.0, OccupancyLimiter::Vgpr},
+        // 41 regs round up to 1536 per warp: 10 per sub-partition, 40 warps: 5 blocks.
+        {"register rounding", 256, 41, 0, 0, 5, 62.5, OccupancyLimiter::Vgpr},
+        // 48 KiB + 1 KiB reserved per block: 233472 / 50176 = 4 blocks of 4 warps.
+        {"shared memory", 128, 16, 48 * 1024, 0, 4, 25.0, OccupancyLimiter::Lds},
+        // Static + dynamic shared memory add up: 20000 + 20000 + 1024 -> 41024 (a multiple of 128): 5 blocks.
+        {"static and dynamic", 256, 16, 20000, 20000, 5, 62.5, OccupancyLimiter::Lds},
+        // One warp per block: 32 block slots give 32 warps.
+        {"block slots", 32, 16, 0, 0, 32, 50.0, OccupancyLimiter::WorkGroup},
+        // 1024 threads x 64 regs = exactly the per-block register file: 1 block of 32 warps.
+        {"one big block", 1024, 64, 0, 0, 1, 50.0, OccupancyLimiter::Vgpr},
+        // 1024 threads x 72 regs exceed the per-block limit: the block cannot launch.
+        {"too many registers", 1024, 72, 0, 0, 0, 0.0, OccupancyLimiter::Vgpr},
+        // 48 threads = 2 warps (the second one partly idle): 32 block slots, 64 warps = 100%.
+        {"partial warp", 48, 16, 0, 0, 32, 100.0, OccupancyLimiter::Vgpr},
+    };
+    for (const OccupancyCase& c : cases) {
+        SCOPED_TRACE(c.what);
+        const OccupancyResult result =
+            ComputeCudaOccupancy(77, "k", Hopper(), Uses(c.registers, c.staticShared, c.dynamicShared), {c.block, 100});
+        EXPECT_EQ(result.blocksPerSm, c.blocksPerSm);
+        ASSERT_TRUE(result.row.occupancyPercent);
+        EXPECT_DOUBLE_EQ(*result.row.occupancyPercent, c.percent);
+        EXPECT_EQ(result.limiter, c.limiter);
+    }
+}
+
+TEST(CudaOccupancy, FillsTheOccupancyRowInNvidiaTerms) {
+    const OccupancyResult result = ComputeCudaOccupancy(1234, "_Z5saxpyPfPKffi", Hopper(), Uses(64, 1024, 512), {256, 4096});
+    const OccupancyRow& row = result.row;
+    EXPECT_EQ(row.threadId, 1234u);
+    EXPECT_EQ(row.kernelName, "_Z5saxpyPfPKffi");
+    EXPECT_EQ(row.deviceName, "NVIDIA H200");
+    EXPECT_EQ(row.computeUnits, 132u);
+    EXPECT_EQ(row.maxWavesPerComputeUnit, 64u);
+    EXPECT_EQ(row.maxWorkGroupsPerComputeUnit, 32u);
+    EXPECT_EQ(row.maxVgprs, 65536u);
+    EXPECT_FALSE(row.maxSgprs);  // no scalar registers on NVIDIA GPUs
+    EXPECT_EQ(row.maxLds, 233472u);
+    EXPECT_EQ(row.usedVgprs, 64u);
+    EXPECT_FALSE(row.usedSgprs);
+    EXPECT_EQ(row.usedLds, 1536u);
+    EXPECT_EQ(row.waveSize, 32u);
+    EXPECT_EQ(row.workGroupSize, 256u);
+    EXPECT_EQ(row.wavesPerWorkGroup, 8u);
+    EXPECT_EQ(row.maxWorkGroupSize, 1024u);
+    EXPECT_EQ(row.maxWavesPerWorkGroup, 32u);
+    EXPECT_EQ(row.globalWorkSize, 256u * 4096u);
+    EXPECT_FALSE(row.maxGlobalWorkSize);
+    EXPECT_EQ(row.vgprLimitedWaves, 32u);
+    EXPECT_FALSE(row.sgprLimitedWaves);
+    EXPECT_EQ(row.ldsLimitedWaves, 64u);
+    EXPECT_EQ(row.workGroupLimitedWaves, 64u);
+    EXPECT_EQ(row.graphicsIpVersion, "sm_90");
+    EXPECT_EQ(row.simdsPerComputeUnit, 4u);
+    EXPECT_EQ(LimitingResource(row), OccupancyLimiter::Vgpr);
+}
+
+TEST(CudaOccupancy, GranularityFollowsTheArchitecture) {
+    EXPECT_EQ(GranularityFor(6, 0).subPartitions, 2u);
+    EXPECT_EQ(GranularityFor(6, 1).sharedMemoryGranularity, 256u);
+    EXPECT_EQ(GranularityFor(8, 0).sharedMemoryGranularity, 128u);
+    EXPECT_EQ(GranularityFor(9, 0).registerAllocationUnit, 256u);
+}
+
+// ---- records and files ----------------------------------------------------------------------------------
+
+KernelActivity SaxpyActivity() {
+    KernelActivity kernel;
+    kernel.name = "_Z5saxpyPfPKffi";
+    kernel.start = 1000500;
+    kernel.end = 1002500;
+    kernel.deviceId = 0;
+    kernel.contextId = 1;
+    kernel.streamId = 7;
+    kernel.correlationId = 42;
+    kernel.grid[0] = 4096, kernel.grid[1] = 1, kernel.grid[2] = 1;
+    kernel.block[0] = 256, kernel.block[1] = 1, kernel.block[2] = 1;
+    kernel.registersPerThread = 16;
+    kernel.dynamicSharedMemory = 1024;
+    return kernel;
+}
+
+TEST(CudaRecords, KernelTimestampLineFollowsTheHsaLayout) {
+    const KernelTimestamp entry = MakeKernelTimestamp(SaxpyActivity(), "NVIDIA H200", 0xABC0);
+    EXPECT_EQ(entry.kernelObject, "0x000000000000ABC0");
+    EXPECT_EQ(entry.agentName, "NVIDIA H200");
+    EXPECT_EQ(entry.queueIndex, 7u);
+    EXPECT_EQ(entry.packetType, "CUDA_KERNEL");
+    EXPECT_EQ(entry.packetId, 42u);
+    EXPECT_EQ(entry.packetFields,
+              "{grid={4096,1,1},block={256,1,1},registers=16,staticShared=0,dynamicShared=1024,localPerThread=0,context=1,"
+              "stream=7}");
+    const std::string line = FormatKernelTimestampLine(entry);
+    EXPECT_EQ(line.substr(0, 50), "_Z5saxpyPfPKffi" + std::string(35, ' '));
+    EXPECT_NE(line.find("NVIDIA_H200"), std::string::npos);  // spaces in the agent name become '_'
+    KernelActivity graph = SaxpyActivity();
+    graph.graphId = 3;
+    graph.graphNodeId = 99;
+    const KernelTimestamp fromGraph = MakeKernelTimestamp(graph, "NVIDIA H200", std::nullopt);
+    EXPECT_EQ(fromGraph.packetType, "CUDA_GRAPH_KERNEL");
+    EXPECT_EQ(fromGraph.kernelObject, "NA");
+    EXPECT_NE(fromGraph.packetFields.find(",graph=3,graphNode=99}"), std::string::npos);
+}
+
+TEST(CudaRecords, CommandsNameTheirKind) {
+    EXPECT_EQ(CommandTypeName(kCommandKernel), "CUDA_KERNEL");
+    EXPECT_EQ(CommandTypeName(kCommandMemset), "CUDA_MEMSET");
+    EXPECT_EQ(CommandTypeName(MemcpyCommandType(1)), "CUDA_MEMCPY_HTOD");
+    EXPECT_EQ(CommandTypeName(MemcpyCommandType(10)), "CUDA_MEMCPY_PTOP");
+    EXPECT_EQ(CommandTypeName(MemcpyCommandType(99)), "CUDA_MEMCPY_UNKNOWN");
+    EnqueueInfo call;
+    call.streamHandle = 0x5000;
+    call.contextHandle = 0x6000;
+    const CommandTimes kernel = MakeKernelCommand(SaxpyActivity(), call, "NVIDIA H200");
+    EXPECT_EQ(kernel.queueId, 7u);
+    EXPECT_EQ(kernel.queueHandle, "0x0000000000005000");
+    EXPECT_EQ(kernel.contextId, 1u);
+    EXPECT_EQ(kernel.contextHandle, "0x0000000000006000");
+    const KernelLaunch launch = MakeKernelLaunch(SaxpyActivity(), 0xABC0);
+    EXPECT_EQ(launch.globalSize, (std::vector<uint64_t>{1048576, 1, 1}));
+    EXPECT_EQ(launch.localSize, (std::vector<uint64_t>{256, 1, 1}));
+}
+
+TEST(CudaRecords, MethodAndDeviceHeader) {
+    EXPECT_EQ(MethodFor("_Z5saxpyPfPKffi", 3, "NVIDIA H200", 0), "_Z5saxpyPfPKffi__k3_NVIDIA H2001");
+    DeviceFacts facts;
+    facts.name = "NVIDIA H200";
+    facts.driverApiVersion = 13000;
+    facts.kernelDriverVersion = KernelDriverVersion(
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 30 2025\nGCC version: gcc 13\n");
+    facts.pciDeviceId = 0x2335;
+    const DeviceHeader header = MakeDeviceHeader(facts);
+    EXPECT_EQ(header.platformVendor, "NVIDIA Corporation");
+    EXPECT_EQ(header.platformVersion, "CUDA 13.0");
+    EXPECT_EQ(header.driverVersion, "580.159.04");
+    EXPECT_EQ(header.runtimeVersion, "NA");
+    EXPECT_EQ(header.pcieDeviceId, "0x2335");
+    EXPECT_EQ(CudaVersionText(12080), "12.8");
+    EXPECT_EQ(KernelDriverVersion("nothing"), "");
+}
+
+// The records the CUDA part writes, as the assembler turns them into files: the cuda sections of the .atp
+// (written and read back strictly) and a #API=CUDA .csv.
+TEST(CudaRecords, AssembleIntoTheCudaPartOfTheFiles) {
+    std::string spoolText;
+    auto add = [&](const spool::Record& record) { spoolText += spool::Encode(record); };
+    spool::ProcessRecord process;
+    process.pid = 4321;
+    process.application = "/opt/app/runtime_kernels";
+    process.outputBase = "/tmp/session1";
+    add(process);
+    DeviceFacts facts;
+    facts.name = "NVIDIA H200";
+    facts.driverApiVersion = 13000;
+    add(spool::DeviceRecord{"cuda:0", MakeDeviceHeader(facts)});
+    add(spool::CounterListRecord{"CUDA", {"GPUTime", "Wavefronts"}});
+
+    const uint64_t tid = 555;
+    spool::CallRecord malloc;
+    malloc.part = "cuda";
+    malloc.threadId = tid;
+    malloc.index = 0;
+    malloc.call.apiType = 20;
+    malloc.call.name = "cudaMalloc";
+    malloc.call.returnValue = "cudaSuccess";
+    malloc.call.args = {"[0x00007F0000000000]", "4194304"};
+    malloc.call.start = 1000000;
+    malloc.call.end = 1000100;
+    add(malloc);
+    spool::CallRecord launch;
+    launch.part = "cuda";
+    launch.threadId = tid;
+    launch.index = 1;
+    launch.call.apiType = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+    launch.call.name = "cudaLaunchKernel";
+    launch.call.returnValue = "cudaSuccess";
+    launch.call.args = {"0x0000000000401000", "{4096,1,1}", "{256,1,1}", "0x00007FFD00000000", "0", "NULL"};
+    launch.call.start = 1000200;
+    launch.call.end = 1000300;
+    add(launch);
+    const KernelActivity kernel = SaxpyActivity();
+    EnqueueInfo info;
+    info.threadId = tid;
+    info.index = 1;
+    info.kernelHandle = 0xABC0;
+    spool::CommandRecord command;
+    command.part = "cuda";
+    command.threadId = tid;
+    command.index = 1;
+    command.command = MakeKernelCommand(kernel, info, "NVIDIA H200");
+    command.kernel = MakeKernelLaunch(kernel, info.kernelHandle);
+    add(command);
+    add(spool::TimesRecord{"cuda", tid, 1, "", 0, 0, kernel.start, kernel.end});
+    add(spool::KernelTimestampRecord{"cuda", "", MakeKernelTimestamp(kernel, "NVIDIA H200", 0xABC0)});
+    DispatchRow row;
+    row.method = MethodFor(kernel.name, 1, "NVIDIA H200", 0);
+    row.executionOrder = 1;
+    row.threadId = tid;
+    row.callIndex = 1;
+    row.globalWorkSize = WorkSize::Of({1048576, 1, 1});
+    row.workGroupSize = WorkSize::Of({256, 1, 1});
+    row.timeMs = 0.002;
+    row.localMemSize = 1024;
+    row.vgprs = 16;
+    row.scratchRegs = 0;
+    row.kernelOccupancy = 100.0;
+    row.counters = {CounterValue::Real("GPUTime", 0.002), CounterValue::Int("Wavefronts", 32768)};
+    add(spool::DispatchRecord{"CUDA", row});
+    add(spool::EventRecord{"exit", {}});
+
+    AssemblyOptions options;
+    options.trace = true;
+    options.counters = true;
+    options.profilerVersion = "0.1.0";
+    options.displayName = "session1";
+    const AssembledProcess assembled = AssembleSpool(spoolText, options, nullptr);
+    ASSERT_TRUE(assembled.atp);
+    ASSERT_TRUE(assembled.csv);
+    EXPECT_EQ(assembled.badRecords, 0u);
+
+    const std::string atpText = WriteAtp(*assembled.atp);
+    EXPECT_NE(atpText.find("=====cuda API Trace Output=====\n555\n2\ncudaSuccess = cudaMalloc ( [0x00007F0000000000];4194304 )\n"),
+              std::string::npos)
+        << atpText;
+    EXPECT_NE(atpText.find("=====cuda Timestamp Output====="), std::string::npos);
+    EXPECT_NE(atpText.find("=====cuda Kernel Timestamp Output=====\n1\n_Z5saxpyPfPKffi"), std::string::npos);
+    EXPECT_NE(atpText.find("CUDAExcludedAPIs="), std::string::npos);
+    EXPECT_NE(atpText.find("CUDA_KERNEL"), std::string::npos);
+    const Parsed<AtpFile> reread = ParseAtp(atpText, {true});
+    ASSERT_TRUE(reread.ok()) << reread.Describe();
+    const ApiTracePart* cuda = nullptr;
+    for (const ApiTracePart& part : reread.file.parts) {
+        if (part.api == "cuda") cuda = &part;
+    }
+    ASSERT_NE(cuda, nullptr);
+    ASSERT_EQ(cuda->threads.size(), 1u);
+    ASSERT_EQ(cuda->threads[0].entries.size(), 2u);
+    const ApiCall& launched = cuda->threads[0].entries[1];
+    ASSERT_TRUE(launched.command);
+    EXPECT_EQ(launched.command->start, kernel.start);  // already on the CPU clock: mapped unchanged
+    EXPECT_EQ(launched.command->end, kernel.end);
+    EXPECT_EQ(launched.command->commandName, "CUDA_KERNEL");
+    ASSERT_TRUE(launched.kernel);
+    EXPECT_EQ(launched.kernel->kernelName, "_Z5saxpyPfPKffi");
+    EXPECT_EQ(launched.kernel->globalSize, (std::vector<uint64_t>{1048576, 1, 1}));
+    ASSERT_EQ(cuda->kernelTimestamps.size(), 1u);
+    EXPECT_EQ(cuda->kernelTimestamps[0].packetId, 42u);
+
+    EXPECT_EQ(assembled.csv->api, "CUDA");
+    EXPECT_EQ(assembled.csv->counterNames, (std::vector<std::string>{"GPUTime", "Wavefronts"}));
+    ASSERT_EQ(assembled.csv->rows.size(), 1u);
+    const std::string csvText = WriteCsv(*assembled.csv);
+    EXPECT_NE(csvText.find("#API=CUDA\n"), std::string::npos);
+    EXPECT_NE(csvText.find("_Z5saxpyPfPKffi__k1_NVIDIA H2001, 1, 555, 1, {1048576       1       1}, {  256     1     1}"),
+              std::string::npos)
+        << csvText;
+    const Parsed<CsvFile> csvBack = ParseCsv(csvText, {true});
+    ASSERT_TRUE(csvBack.ok()) << csvBack.Describe();
+    EXPECT_EQ(csvBack.file.rows[0].vgprs, 16u);
+    EXPECT_FALSE(csvBack.file.rows[0].sgprs);
+}
+
+// ---- --sym ----------------------------------------------------------------------------------------------
+
+TEST(CudaCallerFrames, RecognisesTheRuntimeAndNvccLaunchGlue) {
+    EXPECT_TRUE(IsCudaRuntimeSymbol("cudaLaunchKernel"));
+    EXPECT_TRUE(IsCudaRuntimeSymbol("__cudaPushCallConfiguration"));
+    EXPECT_TRUE(IsCudaRuntimeSymbol("_ZN6cudartL14cudaApiMallocEPPvm"));
+    EXPECT_TRUE(IsCudaRuntimeSymbol("_Z24__device_stub__Z5saxpyPfPfPf"));
+    EXPECT_FALSE(IsCudaRuntimeSymbol("main"));
+    EXPECT_FALSE(IsCudaRuntimeSymbol("_Z9runSolverv"));
+    EXPECT_EQ(KernelOfLaunchStub("_Z24__device_stub__Z5saxpyPfPfPf"), "_Z5saxpyPf");
+    EXPECT_EQ(KernelOfLaunchStub("__device_stub__kernel"), "kernel");
+    EXPECT_EQ(KernelOfLaunchStub("main"), "");
+}
+
+TEST(CudaCallerFrames, ReadsFunctionRangesFromAnElfFile) {
+    bool relative = false;
+    // This test program has no CUDA runtime in it; the read must work and find nothing.
+    const auto ranges = CudaRuntimeRanges("/proc/self/exe", &relative);
+    EXPECT_TRUE(ranges.empty());
+    EXPECT_TRUE(CudaRuntimeRanges("/nonexistent", &relative).empty());
+}
+
+}  // namespace
+}  // namespace gpaprof::cuda
