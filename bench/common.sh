@@ -1,0 +1,34 @@
+# Shared by the bench/*.sh scripts: the build directory, timing, medians and the device line.
+# Usage in a script: source "$(dirname "$0")/common.sh" "$@"
+set -uo pipefail
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-${1:-$BENCH_ROOT/build-gpu}}
+BIN=$BUILD/bench
+GPAPROF=$BUILD/bin/gpaprof
+BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/opengpa-bench-XXXXXX)}
+
+# Wall seconds of a command (its output goes to $BENCH_TMP/last.out).
+wall() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" > "$BENCH_TMP/last.out" 2>&1
+  local rc=$?
+  end=$(date +%s.%N)
+  WALL=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}')
+  return $rc
+}
+
+median() {  # median of the arguments
+  printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
+per_kernel_ms() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {printf "%.3f", (a - b) * 1000 / n}'; }
+
+device_line() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1
+}
+
+bench_header() {  # bench_header NAME
+  echo "== $1 — $(date -u +%Y-%m-%dT%H:%MZ) — $(device_line)"
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Builds gpaprof's CUDA part on the GPU machine and runs its tests and benchmarks there:
+#   host tests (tests/tools/gpaprof/cuda), GPU end-to-end tests on the CUDA programs of
+#   tests/tools/gpaprof/cuda_apps (ncu comparison included), and the benchmarks of bench/ (docs/benchmarks.md).
+#
+# Writes to $OUT (default ./gpu-gpaprof-out): device.txt, build.log, tests.log, bench.log, summary.txt (one
+# line per step), figures.txt (the FIGURE lines and benchmark tables), samples.tar.gz (the .atp/.csv/.occupancy
+# of one profiled run, for docs and readers).
+#
+# Usage: tools/device/gpu_gpaprof_tests.sh [build-dir] [steps...]
+#   steps: tests bench (default: both); DEADLINE (seconds, default 560) stops starting new steps after it.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/gpu-gpaprof-out}
+build=${1:-build-gpu}
+shift || true
+steps=${*:-tests bench}
+DEADLINE=${DEADLINE:-560}
+mkdir -p "$OUT"
+summary=$OUT/summary.txt
+log=$OUT/tests.log
+benchlog=$OUT/bench.log
+: > "$summary"
+: > "$log"
+: > "$benchlog"
+
+{
+  echo "== date"; date -u
+  echo "== gpu"; nvidia-smi --query-gpu=name,pci.device_id,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
+  echo "== tools"; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; ncu --version | tail -1
+  echo "== cpu"; nproc
+} > "$OUT/device.txt" 2>&1
+
+left() { echo $((DEADLINE - SECONDS)); }
+step() {  # step LOG NAME LIMIT COMMAND...: runs within the time left, logs, records the exit status
+  local file=$1 name=$2 limit=$3
+  shift 3
+  local remaining
+  remaining=$(left)
+  if [ "$remaining" -lt 20 ]; then
+    printf '%-28s skipped (deadline)\n' "$name" | tee -a "$summary"
+    return 1
+  fi
+  [ "$limit" -gt "$remaining" ] && limit=$remaining
+  echo "==== $name: $*" >> "$file"
+  local start=$SECONDS
+  timeout "$limit" "$@" >> "$file" 2>&1
+  local rc=$?
+  echo "==== $name rc=$rc ($((SECONDS - start)) s)" >> "$file"
+  printf '%-28s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - start))" | tee -a "$summary"
+  return $rc
+}
+
+targets="gpaprof gpaprof_cuda_injection gpaprof_cuda_host_tests gpaprof_cuda_end_to_end_tests opengpa_benchmarks"
+if ! step "$OUT/build.log" configure 200 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; then
+  tail -30 "$OUT/build.log"; exit 1
+fi
+# shellcheck disable=SC2086
+if ! step "$OUT/build.log" build 400 cmake --build "$build" -j "$(nproc)" --target $targets; then
+  grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1
+fi
+
+if [[ " $steps " == *" tests "* ]]; then
+  step "$log" host_tests 60 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_host_tests"
+  step "$log" gpu_end_to_end 300 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests"
+  # One profiled run kept for the documentation: every mode at once.
+  samples=$PWD/$build/gpaprof-samples
+  rm -rf "$samples"; mkdir -p "$samples"
+  step "$log" sample_files 60 "$build/bin/gpaprof" -t -p -O --sym --no-progress -o "$samples/runtime_kernels" -- \
+    "$build/tests/tools/gpaprof/cuda_apps/runtime_kernels" --iterations 2
+  step "$log" sample_check 30 "$build/bin/gpaprof" --check "$samples/runtime_kernels.atp" "$samples/runtime_kernels.csv" \
+    "$samples/runtime_kernels.occupancy"
+  tar czf "$OUT/samples.tar.gz" -C "$samples" .
+fi
+
+if [[ " $steps " == *" bench "* ]]; then
+  export BUILD=$PWD/$build
+  step "$benchlog" bench_trace 150 bench/trace_overhead.sh
+  step "$benchlog" bench_sample 60 bench/sample_overhead.sh
+  step "$benchlog" bench_counters 240 bench/gpaprof_vs_ncu.sh
+  step "$benchlog" bench_metrics 120 bench/gpa_vs_ncu_metrics.sh
+fi
+
+{
+  grep -h '^FIGURE' "$log"
+  sed -n '/^== /,/^====/p' "$benchlog" | grep -v '^===='
+} > "$OUT/figures.txt"
+echo "---- figures"; cat "$OUT/figures.txt" | tail -60
+echo "---- failures"; grep -E "^\[  FAILED  \]|Failure$" "$log" | sort -u | head -40
+echo "---- summary"; cat "$summary"
