@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
-#include <set>
 #include <unordered_set>
 
 #include "backends/cuda/cupti_host.h"
@@ -44,20 +43,30 @@ Outcome RefusedMetrics(const CuptiApi& api, const std::string& chip, const std::
     return Fail(GPA_STATUS_ERROR_NOT_FOUND, "CUPTI does not accept these metrics on " + chip + ": " + refused);
 }
 
-// Splits metrics into groups CUPTI accepts in one configuration. A probe checks a candidate against one
-// representative metric per hardware unit of a group (cheap); each group is then confirmed whole, and a
-// group CUPTI refuses whole is split again probing against all of its metrics.
+// Splits metrics into groups CUPTI accepts in one configuration. Which configurations CUPTI accepts goes by
+// hardware domain, so one metric per hardware unit is probed (against one metric per unit of each group) and
+// its unit's metrics follow it; each group is then confirmed whole, and a group CUPTI refuses whole is split
+// again metric by metric against all of its metrics.
 Outcome Partition(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
                   const std::vector<std::string>& metrics, bool exact, std::vector<std::vector<std::string>>* groups) {
     struct Group {
         std::vector<std::string> metrics;
         std::vector<std::string> witnesses;
-        std::set<std::string> units;
     };
     std::vector<Group> built;
+    std::unordered_map<std::string, size_t> groupOfUnit;
     for (const std::string& metric : metrics) {
+        const std::string unit = UnitOf(metric);
+        if (!exact) {
+            auto known = groupOfUnit.find(unit);
+            if (known != groupOfUnit.end()) {
+                built[known->second].metrics.push_back(metric);
+                continue;
+            }
+        }
         bool placed = false;
-        for (Group& group : built) {
+        for (size_t g = 0; g < built.size() && !placed; ++g) {
+            Group& group = built[g];
             std::vector<std::string> probe = exact ? group.metrics : group.witnesses;
             probe.push_back(metric);
             std::unique_ptr<HostObject> host;
@@ -66,16 +75,22 @@ Outcome Partition(const CuptiApi& api, const std::string& chip, const std::vecto
             if (!error.ok()) return error;
             if (result != CUPTI_SUCCESS) continue;
             group.metrics.push_back(metric);
-            if (group.units.insert(UnitOf(metric)).second) group.witnesses.push_back(metric);
+            group.witnesses.push_back(metric);
+            groupOfUnit.emplace(unit, g);
             placed = true;
-            break;
         }
         if (!placed) {
-            Group group;
-            group.metrics = {metric};
-            group.witnesses = {metric};
-            group.units = {UnitOf(metric)};
-            built.push_back(std::move(group));
+            // A metric no group takes may be one CUPTI refuses even alone (unknown name, not collectable here).
+            std::unique_ptr<HostObject> host;
+            Outcome error;
+            const CUptiResult alone = TryConfig(api, chip, availability, {metric}, &host, &error);
+            if (!error.ok()) return error;
+            if (alone != CUPTI_SUCCESS) {
+                return Fail(GPA_STATUS_ERROR_NOT_FOUND,
+                            "CUPTI does not accept metric " + metric + " on " + chip + ": " + api.Describe(alone));
+            }
+            groupOfUnit.emplace(unit, built.size());
+            built.push_back({{metric}, {metric}});
         }
     }
     groups->clear();
@@ -158,8 +173,11 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
         if (!error.ok()) return error;
         if (result == CUPTI_SUCCESS) {
             groups.push_back(unique);
-        } else {
+        } else if (unique.size() <= 64) {
+            // Name every metric CUPTI refuses alone, when that is cheap to find out.
             if (Outcome o = RefusedMetrics(api, chip, availability, unique); !o.ok()) return o;
+            if (Outcome o = Partition(api, chip, availability, unique, false, &groups); !o.ok()) return o;
+        } else {
             if (Outcome o = Partition(api, chip, availability, unique, false, &groups); !o.ok()) return o;
         }
     }

@@ -89,6 +89,13 @@ Outcome MetricCatalog::Load(const CuptiApi& api, const std::string& chip, const 
         info.dimUnit = properties.pDimUnit != nullptr ? properties.pDimUnit : "";
         info.description = properties.pDescription != nullptr ? properties.pDescription : "";
         if (result->byRawName_.count(info.rawName) != 0) continue;
+        if (prefixed) {
+            // Metrics of a named configuration may not be collectable by the range profiler at all (GH100 lists
+            // CTC.TriageCompute.ctc__throughput, which CUPTI then refuses): offered only if CUPTI takes them.
+            std::unique_ptr<HostObject> probe;
+            if (!HostObject::Create(api, chip, availability, &probe).ok()) continue;
+            if (probe->AddMetrics({info.rawName}) != CUPTI_SUCCESS) continue;
+        }
         result->byRawName_.emplace(info.rawName, result->metrics_.size());
         result->metrics_.push_back(std::move(info));
     }

@@ -6,7 +6,8 @@
 //   ratio metrics       -> <metric>.ratio                               (the ratio itself, 0..1 or more)
 //   throughput metrics  -> <metric>.avg.pct_of_peak_sustained_elapsed   (% of peak over the elapsed time)
 // Base metrics that CUPTI also lists under a configuration prefix ("FE_B.TriageCompute.gr__cycles_active")
-// appear once, under the plain name; prefixed metrics with no plain twin keep their full name.
+// appear once, under the plain name; prefixed metrics with no plain twin keep their full name, when CUPTI
+// accepts them in a configuration.
 #pragma once
 
 #include <memory>
