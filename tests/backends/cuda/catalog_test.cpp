@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/cuda/chip_counters.h"
+#include "backends/cuda/cuda_profiling.h"  // the header gpaprof includes compiles on its own
 #include "backends/cuda/cupti_host.h"
 #include "backends/cuda/gpa_compute_counters.h"
 #include "cuda_test_support.h"
