@@ -1,7 +1,9 @@
 #include "tools/gpaprof/report/json_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "tools/gpaprof/report/utf8_text.h"
 
@@ -111,15 +113,18 @@ JsonWriter& JsonWriter::Number(double value, int digits) {
         return *this;
     }
     char number[64];
-    std::snprintf(number, sizeof number, "%.*f", digits, value);
+    const int written = std::snprintf(number, sizeof number, "%.*f", digits, value);
+    size_t length = written > 0 ? std::min(static_cast<size_t>(written), sizeof number - 1) : 0;
     // Trim trailing zeros so that whole numbers stay short ("3.500000" -> "3.5", "2.000000" -> "2").
-    std::string trimmed = number;
-    if (trimmed.find('.') != std::string::npos) {
-        while (trimmed.back() == '0') trimmed.pop_back();
-        if (trimmed.back() == '.') trimmed.pop_back();
+    if (std::memchr(number, '.', length)) {
+        while (length > 0 && number[length - 1] == '0') --length;
+        if (length > 0 && number[length - 1] == '.') --length;
     }
-    if (trimmed == "-0") trimmed = "0";
-    text_ += trimmed;
+    if (length == 2 && number[0] == '-' && number[1] == '0') {
+        text_ += '0';
+        return *this;
+    }
+    text_.append(number, length);
     return *this;
 }
 

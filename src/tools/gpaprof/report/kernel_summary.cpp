@@ -52,7 +52,9 @@ KernelSummary SummarizeKernels(const Timeline* timeline, const CsvFile* csv, con
                 ++summary.incomplete;
                 continue;
             }
-            Add(&table, name, device, "", static_cast<uint64_t>(std::llround(std::max(0.0, *row.timeMs) * 1e6)));
+            // Clamped: a damaged file may hold any number, and converting one past 2^64 ns is undefined.
+            const double ns = std::min(std::max(0.0, *row.timeMs * 1e6), 1.8e19);
+            Add(&table, name, device, "", static_cast<uint64_t>(std::isnan(ns) ? 0.0 : std::round(ns)));
         }
     }
     for (auto& [key, stats] : table) {
