@@ -14,6 +14,7 @@
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/report/report_options.h"
 
 namespace gpaprof::report {
 namespace {
@@ -135,6 +136,35 @@ TEST_F(ReportTool, KindFromTheFirstLineWhenTheNameSaysNothing) {
     const ToolRun other = Tool(Path("other.txt"));
     EXPECT_EQ(other.exitCode, 3);
     EXPECT_NE(other.err.find("not a profiler file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpaprof::report
+
+namespace gpaprof::report {
+namespace {
+
+TEST(ReportOptions, Parsing) {
+    std::string error;
+    std::optional<ReportOptions> options = ParseReportOptions({"--html=a.html", "--perfetto", "b.json", "s.atp"}, &error);
+    ASSERT_TRUE(options) << error;
+    EXPECT_EQ(*options->htmlPath, "a.html");
+    EXPECT_EQ(*options->perfettoPath, "b.json");
+    EXPECT_FALSE(options->text);
+    EXPECT_EQ(options->inputs, std::vector<std::string>{"s.atp"});
+    options = ParseReportOptions({"s.atp", "--", "--odd-name.csv"}, &error);
+    ASSERT_TRUE(options) << error;
+    EXPECT_TRUE(options->text);
+    EXPECT_EQ(options->inputs, (std::vector<std::string>{"s.atp", "--odd-name.csv"}));
+    EXPECT_FALSE(ParseReportOptions({"--html", "a", "--html", "b", "s.atp"}, &error));
+    EXPECT_EQ(error, "--html given twice");
+    EXPECT_FALSE(ParseReportOptions({"--html="}, &error));
+    EXPECT_EQ(error, "--html needs a file name");
+    EXPECT_FALSE(ParseReportOptions({}, &error));
+    EXPECT_NE(error.find("no input file"), std::string::npos);
+    options = ParseReportOptions({"-h"}, &error);
+    ASSERT_TRUE(options);
+    EXPECT_TRUE(options->help);
 }
 
 }  // namespace
