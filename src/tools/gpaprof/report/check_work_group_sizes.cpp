@@ -1,6 +1,7 @@
 // Work-group sizes: kernel dispatches that leave the work-group size to the runtime (local size NULL), and
 // dispatches whose work-group size is not a multiple of the device's preferred multiple (the wavefront or
-// warp size: partly filled wavefronts leave lanes idle). The preferred multiple comes from, in order:
+// warp size: partly filled wavefronts leave lanes idle). clEnqueueTask is left out: a task is one
+// work-item by definition. The preferred multiple comes from, in order:
 //  - the trace itself, where the application asked clGetKernelWorkGroupInfo for
 //    CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of that kernel object;
 //  - the .occupancy file's "Size of wavefront" for that kernel;
@@ -75,6 +76,8 @@ CheckResult CheckWorkGroupSizes(const CheckInput& input) {
         const HostCall& host = input.timeline.calls[index];
         const ApiCall& call = *host.call;
         if (!call.kernel || ClassifyCall(host.api, call).failed) continue;
+        // A task is one work-item by definition (the deprecated-call check speaks about clEnqueueTask).
+        if (call.name == "clEnqueueTask") continue;
         anyDispatch = true;
         const KernelLaunch& kernel = *call.kernel;
         auto found = std::find_if(groups.begin(), groups.end(), [&](const Group& group) {

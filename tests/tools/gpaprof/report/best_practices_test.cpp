@@ -292,6 +292,14 @@ TEST(WorkGroupSizeCheck, OccupancyGivesTheMultiple) {
               std::string::npos);
 }
 
+TEST(WorkGroupSizeCheck, TasksAreOneWorkItemByDefinition) {
+    const AtpFile file = SingleThreadTrace({Kernel(Enqueue(Call("clEnqueueTask", "CL_SUCCESS", {"0xA1", "0xF1", "0", "NULL", "NULL"}, 1, 2),
+                                                           0x11F1, "CL_COMMAND_TASK", 3, 4, 1, "0xA1"),
+                                                   "0xF1", "single", {1}, {1})});
+    const OccupancyFile occupancy = OccupancyFixture();
+    EXPECT_EQ(RunCheck(CheckWorkGroupSizes, file, &occupancy).occurrences, 0u);
+}
+
 TEST(WorkGroupSizeCheck, NoDispatchIsNotDecidable) {
     EXPECT_EQ(RunCheck(CheckWorkGroupSizes, CudaFixture()).status, CheckStatus::NotDecidable);
 }
