@@ -321,6 +321,18 @@ void Agent::Write(const spool::Record& record) {
     WriteLine(spool::Encode(record));
 }
 
+void Agent::WriteAll(const std::vector<spool::Record>& records) {
+    if (records.empty()) return;
+    std::string lines;
+    for (const spool::Record& record : records) lines += spool::Encode(record);
+    if (reopenAfterFork_.load()) {
+        for (const spool::Record& record : records) Write(record);  // the child's spool opens at its first record
+        return;
+    }
+    if (spoolFd_ < 0) return;
+    WriteLine(lines);
+}
+
 void Agent::WriteLine(const std::string& line) {
     std::lock_guard<std::mutex> lock(writeMutex_);
     size_t written = 0;

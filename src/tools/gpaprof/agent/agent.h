@@ -66,6 +66,9 @@ public:
 
     // Records; each becomes one write(2) to the spool.
     void Write(const spool::Record& record);
+    // Several records in one write(2), for a producer of many at once (CUDA activity buffers): every record
+    // is still a complete line, so a crash loses at most the batch being written.
+    void WriteAll(const std::vector<spool::Record>& records);
     // Whether this process has a spool open (a forked child has none until its first record).
     bool SpoolOpen() const { return spoolFd_ >= 0; }
 
