@@ -3,7 +3,7 @@
 // cuptiRangeProfilerPushRange + cuptiRangeProfilerPopRange around the same launches in a user-range session
 // set up directly with CUPTI, in the same process. Rounds alternate between the two; medians are printed.
 //
-//   sample_overhead [--samples N] [--rounds R]
+//   sample_overhead [--samples N] [--rounds R]        (defaults 200 and 9)
 //   prints: gpa_ns_per_sample=.. cupti_ns_per_range=.. ratio=..
 #include <cuda.h>
 
@@ -54,7 +54,8 @@ double GpaRound(CUcontext context, const BenchBuffers& buffers, int samples) {
         const uint64_t t2 = Now();
         const GPA_Status ended = GPA_EndSample();
         const uint64_t t3 = Now();
-        if (begun != GPA_STATUS_OK || ended != GPA_STATUS_OK) Fail("GPA_BeginSample/EndSample", OGPA_GetLastErrorMessage());
+        if (begun != GPA_STATUS_OK) Fail("GPA_BeginSample", GPA_GetStatusAsStr(begun));
+        if (ended != GPA_STATUS_OK) Fail("GPA_EndSample", OGPA_GetLastErrorMessage());
         spent += (t1 - t0) + (t3 - t2);
     }
     GPA_OK(GPA_EndPass());
@@ -73,7 +74,8 @@ double Median(std::vector<double> values) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int samples = 2000, rounds = 5;
+    // GPA's CUDA backend holds 256 samples per pass unless OPENGPA_CUDA_MAX_SAMPLES says otherwise.
+    int samples = 200, rounds = 9;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--samples")) samples = std::atoi(argv[i + 1]);
         if (!std::strcmp(argv[i], "--rounds")) rounds = std::atoi(argv[i + 1]);

@@ -5,4 +5,4 @@
 # Usage: bench/sample_overhead.sh [build-dir]          (target: ratio <= 1.1)
 source "$(dirname "$0")/common.sh" "$@"
 bench_header "sample overhead: GPA_BeginSample+EndSample / cuptiRangeProfilerPushRange+PopRange"
-"$BIN/sample_overhead" --samples "${SAMPLES:-2000}" --rounds "${ROUNDS:-5}"
+"$BIN/sample_overhead" --samples "${SAMPLES:-200}" --rounds "${ROUNDS:-9}"

@@ -32,3 +32,15 @@ for case in gpu-bound:4194304 launch-bound:65536; do
     "$(ratio "$tl" "$al")" "$(ratio "$tw" "$aw")"
   echo "   ($name: $kernels kernels in the .atp kernel timestamp section; runs: app loop ${app_loop[*]}; traced loop ${traced_loop[*]})"
 done
+# Where the launch-bound overhead goes: CUPTI's callbacks and activity alone (gpaprof's callbacks return at
+# once), and gpaprof's call tracing without activity records.
+echo "   launch-bound breakdown (median loop seconds of $REPEATS runs):"
+for diag in empty-callbacks no-activity; do
+  loops=()
+  for r in $(seq "$REPEATS"); do
+    wall env GPAPROF_CUDA_DIAG=$diag "$GPAPROF" -t --no-progress -o "$BENCH_TMP/diag" -- "$BIN/launch_loop" \
+      --launches "$LAUNCHES" --elements 65536 --kernel saxpy || { cat "$BENCH_TMP/last.out"; exit 1; }
+    loops+=("$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/last.out" | cut -d= -f2)")
+  done
+  printf '   %-16s %9.4f s\n' "$diag" "$(median "${loops[@]}")"
+done

@@ -69,8 +69,46 @@ std::string KernelOfLaunchStub(const std::string& name) {
 }
 
 bool IsCudaRuntimeSymbol(const std::string& name) {
+    // libcudart_static_<hash>: the static runtime's internal functions.
     return StartsWith(name, "cuda") || StartsWith(name, "__cuda") || StartsWith(name, "_ZN6cudart") ||
-           StartsWith(name, "cudart") || name.find("__device_stub__") != std::string::npos;
+           StartsWith(name, "cudart") || StartsWith(name, "libcudart_static_") ||
+           name.find("__device_stub__") != std::string::npos;
+}
+
+std::pair<uint64_t, uint64_t> FunctionRange(const std::string& path, const std::string& wanted) {
+    MappedFile file(path);
+    const uint8_t* data = file.data();
+    if (!data || file.size() < sizeof(Elf64_Ehdr) || std::memcmp(data, ELFMAG, SELFMAG) != 0 ||
+        data[EI_CLASS] != ELFCLASS64) {
+        return {0, 0};
+    }
+    Elf64_Ehdr header;
+    std::memcpy(&header, data, sizeof header);
+    if (header.e_shoff == 0 || header.e_shentsize != sizeof(Elf64_Shdr) ||
+        header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > file.size()) {
+        return {0, 0};
+    }
+    std::vector<Elf64_Shdr> sections(header.e_shnum);
+    std::memcpy(sections.data(), data + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+    for (const Elf64_Shdr& section : sections) {
+        if ((section.sh_type != SHT_SYMTAB && section.sh_type != SHT_DYNSYM) || section.sh_entsize != sizeof(Elf64_Sym) ||
+            section.sh_link >= sections.size()) {
+            continue;
+        }
+        const Elf64_Shdr& strings = sections[section.sh_link];
+        if (section.sh_offset + section.sh_size > file.size() || strings.sh_offset + strings.sh_size > file.size()) continue;
+        const size_t count = section.sh_size / sizeof(Elf64_Sym);
+        for (size_t i = 0; i < count; ++i) {
+            Elf64_Sym symbol;
+            std::memcpy(&symbol, data + section.sh_offset + i * sizeof(Elf64_Sym), sizeof symbol);
+            if (ELF64_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_size == 0 || symbol.st_name >= strings.sh_size) continue;
+            const char* text = reinterpret_cast<const char*>(data + strings.sh_offset + symbol.st_name);
+            const size_t limit = strings.sh_size - symbol.st_name;
+            if (strnlen(text, limit) == limit || wanted != text) continue;
+            return {symbol.st_value, symbol.st_value + symbol.st_size};
+        }
+    }
+    return {0, 0};
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> CudaRuntimeRanges(const std::string& path, bool* relative) {
@@ -147,17 +185,21 @@ void CallerLocator::SkipModuleNamed(std::string part) {
     modules_.clear();
 }
 
-const CallerLocator::Module& CallerLocator::ModuleAt(uintptr_t base, const char* path) {
+bool CallerLocator::InRanges(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t address) {
+    auto range = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(address, UINT64_MAX));
+    return range != ranges.begin() && address < std::prev(range)->second;
+}
+
+CallerLocator::Module& CallerLocator::ModuleAt(uintptr_t base, const char* path) {
     auto found = modules_.find(base);
     if (found != modules_.end()) return found->second;
     Module module;
     module.skipped = std::find(skippedBases_.begin(), skippedBases_.end(), base) != skippedBases_.end();
     const std::string file = path ? path : "";
     for (const std::string& part : skippedNames_) module.skipped = module.skipped || file.find(part) != std::string::npos;
-    if (!module.skipped) {
-        const std::string real = file.empty() || file[0] != '/' ? ReadLink("/proc/self/exe") : file;
-        module.runtimeRanges = CudaRuntimeRanges(real, &module.relative);
-    }
+    module.runtime = file.find("libcudart") != std::string::npos;
+    module.path = file.empty() || file[0] != '/' ? ReadLink("/proc/self/exe") : file;
+    if (!module.skipped && !module.runtime) module.runtimeRanges = CudaRuntimeRanges(module.path, &module.relative);
     return modules_.emplace(base, std::move(module)).first->second;
 }
 
@@ -171,20 +213,24 @@ std::optional<spool::SourceRecord> CallerLocator::Locate(const std::string& apiN
         const uintptr_t address = reinterpret_cast<uintptr_t>(frames[i]);
         if (!dladdr(frames[i], &info) || !info.dli_fbase) continue;
         const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
-        const Module& module = ModuleAt(base, info.dli_fname);
-        if (module.skipped) continue;
+        Module& module = ModuleAt(base, info.dli_fname);
+        if (module.skipped || module.runtime) continue;
         // The return address lies just after the call instruction, inside the calling function.
         const uint64_t inFile = (module.relative ? address - base : address) - 1;
-        auto range = std::upper_bound(module.runtimeRanges.begin(), module.runtimeRanges.end(),
-                                      std::make_pair(inFile, UINT64_MAX));
-        if (range != module.runtimeRanges.begin() && inFile < std::prev(range)->second) continue;
-        if (info.dli_sname && (IsCudaRuntimeSymbol(info.dli_sname) || (!skipSymbol.empty() && skipSymbol == info.dli_sname))) {
-            continue;
+        if (InRanges(module.runtimeRanges, inFile)) continue;
+        if (info.dli_sname && IsCudaRuntimeSymbol(info.dli_sname)) continue;
+        if (!skipSymbol.empty()) {
+            // The kernel's host wrapper (nvcc names it like the kernel) is not the caller either.
+            auto named = module.namedRanges.find(skipSymbol);
+            if (named == module.namedRanges.end()) {
+                named = module.namedRanges.emplace(skipSymbol, FunctionRange(module.path, skipSymbol)).first;
+            }
+            if (inFile >= named->second.first && inFile < named->second.second) continue;
         }
         spool::SourceRecord record;
         record.part = "cuda";
         record.apiName = apiName;
-        record.module = info.dli_fname && info.dli_fname[0] == '/' ? info.dli_fname : ReadLink("/proc/self/exe");
+        record.module = module.path;
         record.moduleBase = base;
         if (info.dli_sname) {
             record.symbol = info.dli_sname;
@@ -194,6 +240,25 @@ std::optional<spool::SourceRecord> CallerLocator::Locate(const std::string& apiN
         return record;
     }
     return std::nullopt;
+}
+
+bool CallerLocator::CalledByCudaRuntime() {
+    void* frames[32];
+    const int count = backtrace(frames, 32);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (int i = 1; i < count; ++i) {
+        Dl_info info;
+        std::memset(&info, 0, sizeof info);
+        if (!dladdr(frames[i], &info) || !info.dli_fbase) continue;
+        const uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+        Module& module = ModuleAt(base, info.dli_fname);
+        if (module.skipped) continue;
+        if (module.runtime) return true;
+        const uintptr_t address = reinterpret_cast<uintptr_t>(frames[i]);
+        const uint64_t inFile = (module.relative ? address - base : address) - 1;
+        return InRanges(module.runtimeRanges, inFile) || (info.dli_sname && IsCudaRuntimeSymbol(info.dli_sname));
+    }
+    return false;
 }
 
 }  // namespace gpaprof::cuda

@@ -25,6 +25,10 @@ bool IsCudaRuntimeSymbol(const std::string& name);
 // empty when `name` is no launch stub.
 std::string KernelOfLaunchStub(const std::string& name);
 
+// The address range [begin, end) of the function `name` in an ELF file (relative like CudaRuntimeRanges);
+// {0, 0} when the file does not define it.
+std::pair<uint64_t, uint64_t> FunctionRange(const std::string& path, const std::string& name);
+
 // Address ranges [begin, end) of the runtime's functions in an ELF file, relative to its load base when
 // `relative` (position-independent files); absolute otherwise.
 std::vector<std::pair<uint64_t, uint64_t>> CudaRuntimeRanges(const std::string& path, bool* relative);
@@ -39,13 +43,21 @@ public:
     // as the kernel's own host stub), as a spool record without thread and index.
     std::optional<spool::SourceRecord> Locate(const std::string& apiName, const std::string& skipSymbol);
 
+    // Whether the current CUDA call was made by the CUDA runtime (its static copy in the application, or
+    // libcudart.so) rather than by the application: the driver calls the runtime makes while it starts.
+    bool CalledByCudaRuntime();
+
 private:
     struct Module {
         bool skipped = false;
+        bool runtime = false;  // the CUDA runtime's own shared library
         bool relative = true;
+        std::string path;
         std::vector<std::pair<uint64_t, uint64_t>> runtimeRanges;
+        std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> namedRanges;  // looked up by name, cached
     };
-    const Module& ModuleAt(uintptr_t base, const char* path);
+    Module& ModuleAt(uintptr_t base, const char* path);
+    static bool InRanges(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t address);
 
     std::mutex mutex_;
     std::vector<uintptr_t> skippedBases_;

@@ -282,7 +282,10 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
 bool CounterCollector::BeforeLaunch(CUcontext context) {
     ContextState* state = StateFor(context);
     if (state->failed) return false;
-    if (state->started) return true;
+    if (state->started) {
+        launchStartNs_ = NowNs();
+        return true;
+    }
     auto lock = gpa::cuda::RangeProfiler::Lock();
     state->decoded = gpa::Outcome::Ok();
     gpa::cuda::RangeProfiler::Pending pending;
@@ -307,6 +310,7 @@ bool CounterCollector::BeforeLaunch(CUcontext context) {
         }
     }
     state->started = true;
+    launchStartNs_ = NowNs();
     return true;
 }
 
@@ -318,6 +322,7 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
         return;
     }
     ++statistics_.kernels;
+    statistics_.launchNs += NowNs() - launchStartNs_;
     state->pending.push_back(std::move(row));
     if (state->pending.size() >= batch_) FlushLocked(state);
 }

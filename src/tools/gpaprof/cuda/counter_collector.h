@@ -5,7 +5,8 @@
 // host into GPA counters (src/backends/cuda/gpa_compute_counters) or raw NVIDIA metrics.
 //
 // Launches are serialised while counters are collected (the range order is the launch order). Ranges are
-// decoded `batch` kernels at a time (1: every launch writes its .csv row before it returns).
+// decoded `batch` kernels at a time (1: every launch writes its .csv row before it returns), and whatever is
+// pending when a context goes away, at exit and from the crash handlers.
 #pragma once
 
 #include <cuda.h>
@@ -38,6 +39,7 @@ public:
 
     // Held by the launching thread from before the launch until after it.
     std::unique_lock<std::mutex> Lock() { return std::unique_lock<std::mutex>(mutex_); }
+    std::unique_lock<std::mutex> Lock(std::try_to_lock_t) { return std::unique_lock<std::mutex>(mutex_, std::try_to_lock); }
 
     // Before a kernel launch that is profiled, on `context` (current on this thread): starts collection.
     // False when counters cannot be collected on this context (the reason was noted once).
@@ -57,6 +59,7 @@ public:
     struct Statistics {
         uint64_t kernels = 0;
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
+        uint64_t launchNs = 0;  // inside the launch calls: CUPTI's save, replay passes and restore
     };
     Statistics statistics() const { return statistics_; }
 
@@ -78,6 +81,7 @@ private:
     std::optional<std::vector<std::string>> columns_;  // fixed by the first chip
     std::vector<std::string> notes_;
     Statistics statistics_;
+    uint64_t launchStartNs_ = 0;
 };
 
 }  // namespace gpaprof::cuda

@@ -65,17 +65,17 @@ uint32_t ApiType(CudaDomain domain, uint32_t cbid) {
     return domain == CudaDomain::Runtime ? cbid : kDriverApiTypeBase + cbid;
 }
 
-std::optional<CudaApiInfo> FindApi(CudaDomain domain, uint32_t cbid) { return FindApiByType(ApiType(domain, cbid)); }
+const CudaApiInfo* FindApi(CudaDomain domain, uint32_t cbid) { return FindApiByType(ApiType(domain, cbid)); }
 
-std::optional<CudaApiInfo> FindApiByType(uint32_t apiType) {
+const CudaApiInfo* FindApiByType(uint32_t apiType) {
     const std::vector<CudaApiInfo>& table = Table();
     auto it = std::lower_bound(table.begin(), table.end(), apiType,
                                [](const CudaApiInfo& info, uint32_t type) { return info.apiType < type; });
-    if (it == table.end() || it->apiType != apiType) return std::nullopt;
-    return *it;
+    if (it == table.end() || it->apiType != apiType) return nullptr;
+    return &*it;
 }
 
-std::optional<CudaApiInfo> FindApiByName(std::string_view name) {
+const CudaApiInfo* FindApiByName(std::string_view name) {
     static const std::unordered_map<std::string_view, size_t> byName = [] {
         std::unordered_map<std::string_view, size_t> map;
         const std::vector<CudaApiInfo>& table = Table();
@@ -83,8 +83,8 @@ std::optional<CudaApiInfo> FindApiByName(std::string_view name) {
         return map;
     }();
     auto it = byName.find(name);
-    if (it == byName.end()) return std::nullopt;
-    return Table()[it->second];
+    if (it == byName.end()) return nullptr;
+    return &Table()[it->second];
 }
 
 const std::vector<CudaApiInfo>& AllApis() { return Table(); }
@@ -115,8 +115,8 @@ const char* ApiClassName(CudaApiClass apiClass) {
     return "other";
 }
 
-std::string CudaErrorName(int value) { return EnumName(kCudaErrorNames, value); }
-std::string CuResultName(int value) { return EnumName(kCuResultNames, value); }
+std::string CudaErrorName(int value) { return value == 0 ? "cudaSuccess" : EnumName(kCudaErrorNames, value); }
+std::string CuResultName(int value) { return value == 0 ? "CUDA_SUCCESS" : EnumName(kCuResultNames, value); }
 std::string MemcpyKindName(int value) { return EnumName(kMemcpyKindNames, value); }
 
 bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,

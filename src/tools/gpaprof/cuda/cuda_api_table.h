@@ -41,9 +41,10 @@ struct CudaApiInfo {
 };
 
 uint32_t ApiType(CudaDomain domain, uint32_t cbid);
-std::optional<CudaApiInfo> FindApi(CudaDomain domain, uint32_t cbid);
-std::optional<CudaApiInfo> FindApiByType(uint32_t apiType);
-std::optional<CudaApiInfo> FindApiByName(std::string_view name);
+// nullptr for a function the table does not know.
+const CudaApiInfo* FindApi(CudaDomain domain, uint32_t cbid);
+const CudaApiInfo* FindApiByType(uint32_t apiType);
+const CudaApiInfo* FindApiByName(std::string_view name);
 // Every function of both domains, runtime first, each in callback-id order.
 const std::vector<CudaApiInfo>& AllApis();
 

@@ -56,6 +56,10 @@ using agent::Agent;
 
 constexpr size_t kActivityBufferSize = 8u << 20;
 constexpr uint32_t kActivityFlushPeriodMs = 100;  // bounds what a crash or kill -9 can lose
+// Kernels whose counter ranges are decoded together: each decode costs a new CUPTI configuration and start
+// (about 0.15 s on an H200 for the GPA compute set), so rows are written in batches; at exit, context
+// teardown and crashes the batch in progress is decoded (GPAPROF_CUDA_COUNTER_BATCH changes the size).
+constexpr uint32_t kDefaultCounterBatch = 64;
 constexpr const char* kCpuClockKey = "";           // device times CUPTI already gives on gpaprof's clock
 constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's own clock, calibrated
 
@@ -122,6 +126,8 @@ public:
     void OnBufferCompleted(uint8_t* buffer, size_t validSize);
     void Finish();
     void FlushActivity();
+    // From a crash handler: what CUPTI still holds (activity, undecoded counter ranges), best effort.
+    void FlushForCrash();
 
 private:
     CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
@@ -144,8 +150,8 @@ private:
     DeviceInfo* DeviceOf(CUcontext context);
     std::string DeviceName(uint32_t ordinal);
     FunctionInfo FunctionFor(CUfunction function, const char* symbolName);
-    void OnKernelRecord(const CUpti_ActivityKernel10& record);
-    void OnTransferRecord(const TransferActivity& transfer);
+    void OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<spool::Record>* out);
+    void OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out);
     void Calibrate();
     const char* ClockKey() const { return cpuClock_ ? kCpuClockKey : kCuptiClockKey; }
 
@@ -156,6 +162,9 @@ private:
     CUpti_SubscriberHandle subscriber_ = nullptr;
     bool trace_ = false, counters_ = false, occupancy_ = false, symbols_ = false;
     bool cpuClock_ = false;
+    // GPAPROF_CUDA_DIAG (for the trace-overhead benchmark): "empty-callbacks" subscribes and enables activity
+    // but returns from every callback at once; "no-activity" traces calls without activity records.
+    bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     std::unique_ptr<CounterCollector> collector_;
     CallerLocator callers_;
 
@@ -229,7 +238,7 @@ void CrashHandler(int signal, siginfo_t* info, void* context) {
         alarmAction.sa_handler = AlarmHandler;
         sigaction(SIGALRM, &alarmAction, nullptr);
         alarm(2);
-        if (CudaPart* part = CudaPart::Get()) part->FlushActivity();
+        if (CudaPart* part = CudaPart::Get()) part->FlushForCrash();
         alarm(0);
     }
     // On to the handler before ours: the agent's, which records the signal and goes on to the default.
@@ -279,8 +288,12 @@ bool CudaPart::Initialize(std::string* problem) {
     counters_ = config.counters;
     occupancy_ = config.occupancy;
     symbols_ = config.sourceSymbols && config.trace;
+    if (const char* diag = std::getenv("GPAPROF_CUDA_DIAG")) {
+        diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
+        diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
+    }
     if (counters_) {
-        uint32_t batch = 1;
+        uint32_t batch = kDefaultCounterBatch;
         if (const char* text = std::getenv("GPAPROF_CUDA_COUNTER_BATCH"); text && *text) {
             batch = static_cast<uint32_t>(std::max(1l, std::strtol(text, nullptr, 10)));
         }
@@ -290,7 +303,6 @@ bool CudaPart::Initialize(std::string* problem) {
     callers_.SkipModuleOf(reinterpret_cast<const void*>(&Agent::Now));
     callers_.SkipModuleOf(reinterpret_cast<const void*>(api_->cuptiSubscribe));
     callers_.SkipModuleOf(reinterpret_cast<const void*>(api_->cuDeviceGet));
-    callers_.SkipModuleNamed("libcudart.so");
     callers_.SkipModuleNamed("libcupti.so");
     callers_.SkipModuleNamed("libcuda.so");
 
@@ -312,7 +324,7 @@ bool CudaPart::Initialize(std::string* problem) {
             return false;
         }
     }
-    if (trace_) {
+    if (trace_ && !diagNoActivity_) {
         // Device times on gpaprof's clock (CLOCK_MONOTONIC), converted by CUPTI itself; older CUPTIs keep
         // their own clock and gpaprof calibrates it against CLOCK_MONOTONIC.
         cpuClock_ = api_->cuptiActivityRegisterTimestampCallback &&
@@ -329,6 +341,11 @@ bool CudaPart::Initialize(std::string* problem) {
         }
         if (api_->cuptiActivityFlushPeriod) api_->cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
         if (!cpuClock_) Calibrate();
+        if (counters_) {
+            agent_->Note("with -p, CUPTI replays each kernel to collect its counters and its activity records carry no "
+                         "kernel times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the "
+                         ".csv Time column has each kernel's duration)");
+        }
     }
     agent_->AddFinalizer([this] { Finish(); });
     InstallCrashHandlers();
@@ -353,6 +370,7 @@ OpenCall* CudaPart::InnermostTraced() {
 }
 
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (diagEmptyCallbacks_) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         Internal internal;
         OnResource(cbid, static_cast<const CUpti_ResourceData*>(data));
@@ -369,7 +387,7 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
 }
 
 void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
-    const std::optional<CudaApiInfo> info = FindApi(domain, cbid);
+    const CudaApiInfo* info = FindApi(domain, cbid);
     OpenCall call;
     call.domain = domain;
     call.cbid = cbid;
@@ -378,6 +396,9 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
     // the outer call: not traced, but its device work and its kernel belong to the outer call.
     call.traced = t_calls.empty();
+    // The CUDA runtime linked into the application makes driver calls of its own while it starts, outside
+    // any runtime call: they are the runtime's, not the application's.
+    if (call.traced && domain == CudaDomain::Driver && callers_.CalledByCudaRuntime()) call.traced = false;
     const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
                           call.apiClass == CudaApiClass::Memset;
     if (call.traced) {
@@ -387,13 +408,14 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     }
     t_calls.push_back(std::move(call));
     OpenCall& open = t_calls.back();
-    if (trace_ && enqueues) {
+    const bool driverLaunch = domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch;
+    if (trace_ && enqueues && !driverLaunch) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
             Internal internal;
             RegisterEnqueue(owner, data->correlationId, StreamArgument(domain, cbid, data->functionParams), data->context, 0);
         }
     }
-    if (domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch) {
+    if (driverLaunch) {
         Internal internal;
         LaunchEnter(&open, cbid, data);
     } else if (open.apiClass == CudaApiClass::GraphLaunch && collector_ && data->context) {
@@ -424,7 +446,7 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     if (returnCode != 0) ForgetEnqueue(call);
     if (!call.record) return;
 
-    const std::optional<CudaApiInfo> info = FindApi(domain, cbid);
+    const CudaApiInfo* info = FindApi(domain, cbid);
     spool::CallRecord record;
     record.part = "cuda";
     record.threadId = Agent::ThreadId();
@@ -725,6 +747,16 @@ void CudaPart::Calibrate() {
     agent_->Write(spool::CalibrationRecord{kCuptiClockKey, before, after, deviceTime});
 }
 
+void CudaPart::FlushForCrash() {
+    Internal internal;
+    if (collector_) {
+        // Not when this thread is inside a profiled launch (it holds the collector): that launch is lost.
+        std::unique_lock<std::mutex> lock = collector_->Lock(std::try_to_lock);
+        if (lock.owns_lock()) collector_->FlushAll();
+    }
+    FlushActivity();
+}
+
 void CudaPart::FlushActivity() {
     if (trace_) api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
@@ -732,12 +764,15 @@ void CudaPart::FlushActivity() {
 void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     if (!buffer || validSize == 0) return;
     if (!cpuClock_) Calibrate();
+    // One write for the whole buffer: the activity thread would otherwise contend with the application's
+    // threads for the spool three times per kernel.
+    std::vector<spool::Record> records;
     CUpti_Activity* record = nullptr;
     while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
         switch (record->kind) {
             case CUPTI_ACTIVITY_KIND_KERNEL:
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record));
+                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), &records);
                 break;
             case CUPTI_ACTIVITY_KIND_MEMCPY: {
                 const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
@@ -750,7 +785,7 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
                 transfer.contextId = copy->contextId;
                 transfer.streamId = copy->streamId;
                 transfer.correlationId = copy->correlationId;
-                OnTransferRecord(transfer);
+                OnTransferRecord(transfer, &records);
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -764,16 +799,21 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
                 transfer.contextId = set->contextId;
                 transfer.streamId = set->streamId;
                 transfer.correlationId = set->correlationId;
-                OnTransferRecord(transfer);
+                OnTransferRecord(transfer, &records);
                 break;
             }
             default:
                 break;
         }
+        if (records.size() >= 4096) {
+            agent_->WriteAll(records);
+            records.clear();
+        }
     }
+    agent_->WriteAll(records);
 }
 
-void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
+void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<spool::Record>* out) {
     KernelActivity kernel;
     kernel.name = record.name ? record.name : "";
     kernel.start = record.start;
@@ -801,7 +841,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
     const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
     std::optional<uint64_t> handle;
     if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
-    agent_->Write(spool::KernelTimestampRecord{"cuda", ClockKey(), MakeKernelTimestamp(kernel, deviceName, handle)});
+    out->push_back(spool::KernelTimestampRecord{"cuda", ClockKey(), MakeKernelTimestamp(kernel, deviceName, handle)});
     if (!call || call->apiClass != CudaApiClass::KernelLaunch) return;
     spool::CommandRecord command;
     command.part = "cuda";
@@ -810,14 +850,14 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record) {
     command.deviceKey = ClockKey();
     command.command = MakeKernelCommand(kernel, call->info, deviceName);
     command.kernel = MakeKernelLaunch(kernel, call->info.kernelHandle);
-    agent_->Write(command);
+    out->push_back(std::move(command));
     // Queued and submit stay 0: CUPTI reports them only with its latency timestamps, which gpaprof leaves off
     // (they cost time on every launch).
-    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, kernel.start,
-                                     kernel.end});
+    out->push_back(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, kernel.start,
+                                      kernel.end});
 }
 
-void CudaPart::OnTransferRecord(const TransferActivity& transfer) {
+void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out) {
     const std::shared_ptr<PendingEnqueue> call = TakeEnqueue(transfer.correlationId);
     if (!call) return;  // a copy of a graph, or of a call that is not traced
     const bool expected = transfer.isMemset ? call->apiClass == CudaApiClass::Memset : call->apiClass == CudaApiClass::Memcpy;
@@ -829,9 +869,9 @@ void CudaPart::OnTransferRecord(const TransferActivity& transfer) {
     command.deviceKey = ClockKey();
     command.command = MakeTransferCommand(transfer, call->info, DeviceName(transfer.deviceId));
     if (!transfer.isMemset) command.transferSize = transfer.bytes;
-    agent_->Write(command);
-    agent_->Write(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
-                                     transfer.end});
+    out->push_back(std::move(command));
+    out->push_back(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
+                                      transfer.end});
 }
 
 void CudaPart::Finish() {
@@ -843,10 +883,11 @@ void CudaPart::Finish() {
         if (std::getenv("GPAPROF_CUDA_STATS")) {
             const CounterCollector::Statistics s = collector_->statistics();
             std::fprintf(stderr,
-                         "gpaprof: CUDA counter statistics: %llu kernels; configure %.3f ms, start %.3f ms, stop %.3f ms, "
-                         "decode %.3f ms, evaluate %.3f ms in total\n",
-                         static_cast<unsigned long long>(s.kernels), s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6,
-                         s.decodeNs / 1e6, s.evaluateNs / 1e6);
+                         "gpaprof: CUDA counter statistics: %llu kernels; in the launches (save, replay passes, "
+                         "restore) %.3f ms, configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate "
+                         "%.3f ms in total\n",
+                         static_cast<unsigned long long>(s.kernels), s.launchNs / 1e6, s.configureNs / 1e6,
+                         s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6);
         }
     }
     if (trace_) {

@@ -29,25 +29,25 @@ namespace {
 // ---- the API-type enumeration ---------------------------------------------------------------------------
 
 TEST(CudaApiTable, RuntimeFunctionsAreNumberedByTheirCuptiCallbackId) {
-    const std::optional<CudaApiInfo> malloc = FindApi(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
+    const CudaApiInfo* malloc = FindApi(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
     ASSERT_TRUE(malloc);
     EXPECT_EQ(malloc->name, "cudaMalloc");  // CUPTI's version suffix _v3020 is not part of the name
     EXPECT_EQ(malloc->apiType, 20u);
     EXPECT_TRUE(malloc->argumentsKnown);
     EXPECT_EQ(malloc->apiClass, CudaApiClass::Other);
-    const std::optional<CudaApiInfo> launch = FindApiByName("cudaLaunchKernel");
+    const CudaApiInfo* launch = FindApiByName("cudaLaunchKernel");
     ASSERT_TRUE(launch);
     EXPECT_EQ(launch->apiType, static_cast<uint32_t>(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000));
     EXPECT_EQ(launch->apiClass, CudaApiClass::KernelLaunch);
 }
 
 TEST(CudaApiTable, DriverFunctionsAreNumberedTenThousandPlusTheirCallbackId) {
-    const std::optional<CudaApiInfo> launch = FindApi(CudaDomain::Driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+    const CudaApiInfo* launch = FindApi(CudaDomain::Driver, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
     ASSERT_TRUE(launch);
     EXPECT_EQ(launch->name, "cuLaunchKernel");
     EXPECT_EQ(launch->apiType, 10000u + CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
     EXPECT_EQ(launch->apiClass, CudaApiClass::KernelLaunch);
-    const std::optional<CudaApiInfo> copy = FindApiByName("cuMemcpyHtoD_v2");  // driver names keep their suffix
+    const CudaApiInfo* copy = FindApiByName("cuMemcpyHtoD_v2");  // driver names keep their suffix
     ASSERT_TRUE(copy);
     EXPECT_EQ(copy->domain, CudaDomain::Driver);
     EXPECT_EQ(copy->apiClass, CudaApiClass::Memcpy);
