@@ -113,14 +113,15 @@ bool IsNullHandle(std::string_view handle) {
 
 bool LooksLikeHandle(std::string_view text) { return StartsWith(text, "0x") && ParseHexOrDecimal(text).has_value(); }
 
-// "[h]", "[h1,h2]", "{h1,h2}", "h" -> the handles, without NULLs and "..." (lists the tracer shortened).
+// "[h]", "[h1,h2]", "{h1,h2}", "h" -> the handles, without NULLs and "..." (lists the tracer shortened),
+// written one way (HexHandle) so that "0x7F00" and "0x0000000000007F00" are one object.
 std::vector<std::string> HandlesIn(std::string_view text) {
     text = Trim(text);
     if (text.size() >= 2 && (text.front() == '[' || text.front() == '{')) text = text.substr(1, text.size() - 2);
     std::vector<std::string> handles;
     for (std::string_view item : SplitOn(text, ',')) {
         item = Trim(item);
-        if (!IsNullHandle(item) && LooksLikeHandle(item)) handles.emplace_back(item);
+        if (!IsNullHandle(item) && LooksLikeHandle(item)) handles.push_back(HexHandle(*ParseHexOrDecimal(item)));
     }
     return handles;
 }
@@ -192,7 +193,7 @@ CheckResult CheckLeaks(const CheckInput& input) {
             if (ClassifyCall(host.api, call).failed) break;
             if (creator.at == HandleAt::Return) {
                 if (call.returnValue && !IsNullHandle(*call.returnValue) && LooksLikeHandle(*call.returnValue)) {
-                    created.emplace_back(*call.returnValue, creator.kind);
+                    created.emplace_back(HexHandle(*ParseHexOrDecimal(*call.returnValue)), creator.kind);
                 }
             } else if (creator.arg < call.args.size()) {
                 for (const std::string& handle : HandlesIn(call.args[creator.arg])) created.emplace_back(handle, creator.kind);

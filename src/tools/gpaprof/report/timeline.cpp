@@ -1,6 +1,8 @@
 #include "tools/gpaprof/report/timeline.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace gpaprof::report {
 namespace {
@@ -92,7 +94,8 @@ Timeline BuildTimeline(const AtpFile& file) {
     Timeline timeline;
     const std::vector<DeviceHeader>& devices = file.session.devices;
     for (const ApiTracePart& part : file.parts) {
-        bool callsCarryKernels = false;
+        // Kernels whose times the API calls carry, to leave them out of the kernel timestamp section.
+        std::set<std::tuple<std::string, uint64_t, uint64_t>> callKernels;
         for (const ThreadBlock<ApiCall>& thread : part.threads) {
             for (size_t i = 0; i < thread.entries.size(); ++i) {
                 const ApiCall& call = thread.entries[i];
@@ -118,19 +121,14 @@ Timeline BuildTimeline(const AtpFile& file) {
                 if (call.kernel) {
                     activity.globalSize = call.kernel->globalSize;
                     activity.localSize = call.kernel->localSize;
-                    callsCarryKernels = callsCarryKernels || activity.completed;
+                    if (activity.completed) callKernels.insert({activity.name, activity.start, activity.end});
                 }
                 activity.hostCall = timeline.calls.size() - 1;
                 timeline.activities.push_back(std::move(activity));
             }
         }
-        if (!part.kernelTimestamps.empty() && callsCarryKernels) {
-            timeline.notes.push_back(ApiDisplayName(part.api) +
-                                     ": the kernel timestamp section repeats kernels whose times the API calls already "
-                                     "carry; the timeline uses the API calls' times");
-            continue;
-        }
         for (const KernelTimestamp& entry : part.kernelTimestamps) {
+            if (callKernels.count({entry.kernelName, entry.start, entry.end})) continue;
             DeviceActivity activity;
             activity.kind = ActivityKind::Kernel;
             activity.api = part.api;

@@ -6,8 +6,8 @@
 //  - an API call whose timestamp line carries command times (OpenCL enqueue calls, and any other API part
 //    that writes its launches and copies the same way): a kernel when it has kernel launch fields, a
 //    transfer when it has a transfer size, another command otherwise;
-//  - the part's kernel timestamp section (hsa, cuda), for a part whose API calls carry no kernel times
-//    (when they do, the section would count each kernel twice, so it is left out and a note says so).
+//  - the part's kernel timestamp section (hsa, cuda): each kernel there that no API call of the part
+//    already carries (same name, start and end), e.g. kernels a CUDA graph launch started.
 #pragma once
 
 #include <cstdint>

@@ -8,22 +8,35 @@
 namespace gpaprof::report {
 namespace {
 
-bool Contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
+std::string Upper(const std::string& text) {
+    std::string upper = text;
+    for (char& c : upper) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return upper;
+}
 
 }  // namespace
 
+// Names compared in upper case: OpenCL commands (CL_COMMAND_READ_BUFFER), CUDA copy kinds
+// (cudaMemcpyHostToDevice, CUDA_MEMCPY_HTOD with A for arrays and PTOP for peers), driver calls (cuMemcpyHtoD).
 std::string TransferDirection(const std::string& command, const std::string& call) {
-    const std::string& what = command.empty() ? call : command;
-    if (Contains(what, "HostToDevice") || Contains(what, "HtoD")) return "host to device";
-    if (Contains(what, "DeviceToHost") || Contains(what, "DtoH")) return "device to host";
-    if (Contains(what, "DeviceToDevice") || Contains(what, "DtoD")) return "device to device";
-    if (Contains(what, "FILL") || Contains(what, "MEMFILL") || Contains(what, "Memset")) return "fill";
-    if (Contains(what, "UNMAP")) return "unmap";
-    if (Contains(what, "MAP")) return "map";
-    if (Contains(what, "MIGRATE")) return "migrate";
-    if (Contains(what, "COPY") || Contains(what, "MEMCPY")) return "device to device";
-    if (Contains(what, "READ")) return "device to host";
-    if (Contains(what, "WRITE")) return "host to device";
+    const std::string what = Upper(command.empty() ? call : command);
+    auto has = [&](const char* part) { return what.find(part) != std::string::npos; };
+    if (has("HOSTTODEVICE") || has("HTOD") || has("HTOA")) return "host to device";
+    if (has("DEVICETOHOST") || has("DTOH") || has("ATOH")) return "device to host";
+    if (has("HOSTTOHOST") || has("HTOH")) return "host to host";
+    if (has("DEVICETODEVICE") || has("DTOD") || has("DTOA") || has("ATOD") || has("ATOA") || has("PTOP") ||
+        has("PEER")) {
+        return "device to device";
+    }
+    if (has("FILL") || has("MEMSET")) return "fill";
+    if (has("UNMAP")) return "unmap";
+    if (has("MAP")) return "map";
+    if (has("MIGRATE")) return "migrate";
+    if (has("COPY") || has("MEMCPY")) return "device to device";
+    if (has("READ")) return "device to host";
+    if (has("WRITE")) return "host to device";
     return "other";
 }
 

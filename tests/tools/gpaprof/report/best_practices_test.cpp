@@ -124,6 +124,14 @@ TEST(LeakCheck, Cuda) {
               "1 device allocation never released: 0x00007F0000000000 (cudaMalloc, thread 100 call #0)");
 }
 
+TEST(LeakCheck, HandlesComparedByValue) {
+    const AtpFile file = SingleThreadTrace({
+        Call("cudaMalloc", "cudaSuccess", {"[0x00007F2A40000000]", "1048576"}, 1, 2),
+        Call("cudaFree", "cudaSuccess", {"0x7f2a40000000"}, 3, 4),
+    }, "cuda");
+    EXPECT_EQ(RunCheck(CheckLeaks, file).status, CheckStatus::Passed);
+}
+
 TEST(FailedCallCheck, ListsEachFunctionAndError) {
     const CheckResult result = RunCheck(CheckFailedCalls, OpenClFixture());
     EXPECT_EQ(result.status, CheckStatus::Fired);

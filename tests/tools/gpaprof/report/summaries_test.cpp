@@ -97,11 +97,19 @@ TEST(Timeline, KernelTimestampsRepeatingCallTimesAreLeftOut) {
     AtpFile file = CudaFixture();
     ApiCall& launch = file.parts[0].threads[0].entries[3];
     launch = Kernel(Enqueue(launch, 0, "KERNEL", 6000, 8500, 7, "0x7"), "0x400000", "_Z6vecAddPfS_S_i", {512}, {128});
-    const Timeline timeline = BuildTimeline(file);
+    Timeline timeline = BuildTimeline(file);
     ASSERT_EQ(timeline.activities.size(), 1u);
     EXPECT_TRUE(timeline.activities[0].hostCall.has_value());
-    ASSERT_EQ(timeline.notes.size(), 1u);
-    EXPECT_NE(timeline.notes[0].find("kernel timestamp section"), std::string::npos);
+    // A kernel only the section has (one a CUDA graph launch started) is kept.
+    KernelTimestamp graphKernel = file.parts[0].kernelTimestamps[0];
+    graphKernel.kernelName = "graph_node_kernel";
+    graphKernel.start = 8600;
+    graphKernel.end = 8700;
+    file.parts[0].kernelTimestamps.push_back(graphKernel);
+    timeline = BuildTimeline(file);
+    ASSERT_EQ(timeline.activities.size(), 2u);
+    EXPECT_EQ(timeline.activities[1].name, "graph_node_kernel");
+    EXPECT_FALSE(timeline.activities[1].hostCall.has_value());
 }
 
 TEST(ApiSummary, PerFunctionExactNumbers) {
@@ -256,6 +264,16 @@ TEST(TransferSummary, Directions) {
     EXPECT_EQ(TransferDirection("CL_COMMAND_UNMAP_MEM_OBJECT", ""), "unmap");
     EXPECT_EQ(TransferDirection("", "cuMemcpyHtoD_v2"), "host to device");
     EXPECT_EQ(TransferDirection("cudaMemcpyDeviceToHost", "cudaMemcpyAsync"), "device to host");
+    // The CUDA part's command names (CUPTI copy kinds).
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_HTOD", "cudaMemcpy"), "host to device");
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_DTOH", "cudaMemcpy"), "device to host");
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_DTOD", "cudaMemcpy"), "device to device");
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_PTOP", "cudaMemcpyPeer"), "device to device");
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_HTOH", "cudaMemcpy"), "host to host");
+    EXPECT_EQ(TransferDirection("CUDA_MEMCPY_ATOH", "cudaMemcpy2DFromArray"), "device to host");
+    EXPECT_EQ(TransferDirection("CUDA_MEMSET", "cudaMemset"), "fill");
+    EXPECT_EQ(TransferDirection("CL_COMMAND_READ_BUFFER", ""), "device to host");
+    EXPECT_EQ(TransferDirection("CL_COMMAND_WRITE_IMAGE", ""), "host to device");
 }
 
 TEST(ContextSummary, PerContextAndDevice) {
