@@ -378,7 +378,9 @@ void KernelSections(Page* page, const Report& report) {
     page->Heading(2, "Top 10 kernels");
     page->Help("The kernels with the most device time in all.");
     if (kernels.kernels.empty()) {
-        page->Line("<p class=\"note\">No kernel dispatch with device times.</p>");
+        page->Line("<p class=\"note\">No kernel dispatch with device times" +
+                   (kernels.incomplete ? " (" + std::to_string(kernels.incomplete) + " without)" : std::string()) +
+                   ".</p>");
     } else {
         page->Line("<div class=\"chart\" data-chart=\"top-kernels\"></div>");
         std::vector<std::vector<Cell>> rows;
@@ -397,7 +399,8 @@ void KernelSections(Page* page, const Report& report) {
     if (!rows.empty()) page->Table("kernel-table", kKernelHeaders, rows);
     if (kernels.incomplete) {
         page->Line("<p class=\"note\">" + std::to_string(kernels.incomplete) +
-                   " dispatches have no device times (they never completed) and are not counted.</p>");
+                   " dispatches have no device times (they never completed, or none were recorded) and are not "
+                   "counted.</p>");
     }
     page->Line("</section>");
 }

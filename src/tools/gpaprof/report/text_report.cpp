@@ -49,6 +49,10 @@ std::string WriteTextSummary(const Report& report) {
 
     text += "\nTop kernels (" + std::to_string(report.kernels.dispatches) + " dispatches, " +
             Ns(report.kernels.totalNs) + " on the device)\n";
+    if (report.kernels.incomplete) {
+        text += "  " + std::to_string(report.kernels.incomplete) +
+                " dispatches have no device times (never completed, or none were recorded) and are not counted\n";
+    }
     if (report.kernels.kernels.empty()) {
         text += "  none\n";
     } else {

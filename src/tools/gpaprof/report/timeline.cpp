@@ -1,7 +1,7 @@
 #include "tools/gpaprof/report/timeline.h"
 
 #include <algorithm>
-#include <set>
+#include <map>
 #include <tuple>
 
 namespace gpaprof::report {
@@ -94,8 +94,9 @@ Timeline BuildTimeline(const AtpFile& file) {
     Timeline timeline;
     const std::vector<DeviceHeader>& devices = file.session.devices;
     for (const ApiTracePart& part : file.parts) {
-        // Kernels whose times the API calls carry, to leave them out of the kernel timestamp section.
-        std::set<std::tuple<std::string, uint64_t, uint64_t>> callKernels;
+        // Kernels the API calls carry (name, start, end; 0, 0 without device times), each matching one line of
+        // the kernel timestamp section at most.
+        std::map<std::tuple<std::string, uint64_t, uint64_t>, size_t> callKernels;
         for (const ThreadBlock<ApiCall>& thread : part.threads) {
             for (size_t i = 0; i < thread.entries.size(); ++i) {
                 const ApiCall& call = thread.entries[i];
@@ -121,14 +122,18 @@ Timeline BuildTimeline(const AtpFile& file) {
                 if (call.kernel) {
                     activity.globalSize = call.kernel->globalSize;
                     activity.localSize = call.kernel->localSize;
-                    if (activity.completed) callKernels.insert({activity.name, activity.start, activity.end});
+                    ++callKernels[{activity.name, activity.start, activity.end}];
                 }
                 activity.hostCall = timeline.calls.size() - 1;
                 timeline.activities.push_back(std::move(activity));
             }
         }
         for (const KernelTimestamp& entry : part.kernelTimestamps) {
-            if (callKernels.count({entry.kernelName, entry.start, entry.end})) continue;
+            auto carried = callKernels.find({entry.kernelName, entry.start, entry.end});
+            if (carried != callKernels.end() && carried->second > 0) {
+                --carried->second;
+                continue;
+            }
             DeviceActivity activity;
             activity.kind = ActivityKind::Kernel;
             activity.api = part.api;

@@ -112,6 +112,19 @@ TEST(Timeline, KernelTimestampsRepeatingCallTimesAreLeftOut) {
     EXPECT_FALSE(timeline.activities[1].hostCall.has_value());
 }
 
+TEST(Timeline, KernelsWithoutDeviceTimesAreNotCountedTwice) {
+    // The CUDA part writes each launch in both places; without device times both say 0, 0.
+    AtpFile file = CudaFixture();
+    ApiCall& launch = file.parts[0].threads[0].entries[3];
+    launch = Kernel(Enqueue(launch, 1, "CUDA_KERNEL", 0, 0, 7, "0x7"), "0x400000", "_Z6vecAddPfS_S_i", {512}, {128});
+    file.parts[0].kernelTimestamps[0].start = 0;
+    file.parts[0].kernelTimestamps[0].end = 0;
+    file.parts[0].kernelTimestamps.push_back(file.parts[0].kernelTimestamps[0]);  // a second, graph-launched one
+    const Timeline timeline = BuildTimeline(file);
+    EXPECT_EQ(timeline.activities.size(), 2u);
+    EXPECT_EQ(SummarizeKernels(&timeline, nullptr, nullptr).incomplete, 2u);
+}
+
 TEST(ApiSummary, PerFunctionExactNumbers) {
     const AtpFile file = OpenClFixture();
     const std::vector<ApiSummary> summaries = SummarizeApis(BuildTimeline(file));
