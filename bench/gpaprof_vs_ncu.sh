@@ -4,14 +4,16 @@
 # NVIDIA metrics behind it with `ncu --metrics <same>`. Both replay each kernel (gpaprof: CUPTI kernel replay;
 # ncu: its kernel replay), both run the program once. ncu runs with --clock-control none (gpaprof leaves the
 # clocks alone; with ncu's default it would lock them and the values would differ) and writes its report to a
-# file, as gpaprof does. Wall time of the whole command, one run each; the ratio row is the target's.
-# Further rows show where gpaprof's time goes: decoding batch sizes, the set without the one GPA counter that
-# needs SASS patching (FlatLDSInsts), and gpaprof's default one-pass set.
+# file, as gpaprof does. Wall time of the whole command, one run each; the "GPA compute set" rows are the
+# target's. The program runs at two sizes (CUPTI's and ncu's replay save and restore device memory, so the
+# cost per kernel depends on it); further rows: gpaprof's default one-pass set, and with ROWS other decoding
+# batch sizes or the set without the one GPA counter that needs SASS patching (FlatLDSInsts).
 #
 # Usage: bench/gpaprof_vs_ncu.sh [build-dir]          (target: ratio <= 0.2, aim <= 0.1)
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-300}
-ELEMENTS=${ELEMENTS:-1048576}
+SIZES=${SIZES:-1048576 65536}   # elements per kernel: 12 MiB and 768 KiB of device memory in the program
+ROWS=${ROWS:-full:64 default:64}  # also: full:1 full:256 nosass:64
 set_line=$("$BIN/gpa_compute_metrics") || { echo "gpa_compute_metrics failed"; exit 1; }
 chip=$(echo "$set_line" | grep '^chip=' | cut -d= -f2)
 counters=$(echo "$set_line" | grep '^counters=' | cut -d= -f2)
@@ -20,7 +22,6 @@ no_sass=$(echo "$counters" | tr ',' '\n' | grep -v '^FlatLDSInsts$' | paste -sd,
 n_counters=$(echo "$counters" | tr ',' '\n' | wc -l)
 n_metrics=$(echo "$metrics" | tr ',' '\n' | wc -l)
 bench_header "counter mode: gpaprof -p / ncu --metrics, $LAUNCHES launches, $n_counters GPA counters = $n_metrics NVIDIA metrics on $chip"
-program=("$BIN/launch_loop" --launches "$LAUNCHES" --elements "$ELEMENTS")
 
 # Rows of the .csv and how many counter values are NA (the dispatch columns SGPRs is NA on NVIDIA by design).
 csv_summary() {
@@ -35,32 +36,38 @@ print(len(data), na, len(header) - first)
 PY
 }
 
-wall "${program[@]}" || { cat "$BENCH_TMP/last.out"; exit 1; }
-alone=$WALL
 run_gpaprof() {  # run_gpaprof NAME BATCH COUNTERS
   wall env GPAPROF_CUDA_STATS=1 GPAPROF_CUDA_COUNTER_BATCH="$2" "$GPAPROF" -p --no-progress --counters "$3" \
     -o "$BENCH_TMP/$1" -- "${program[@]}"
   local rc=$?
   cp "$BENCH_TMP/last.out" "$BENCH_TMP/$1.log"
   [ $rc -eq 0 ] || { cat "$BENCH_TMP/last.out"; exit 1; }
-  read -r ROWS NA COLUMNS < <(csv_summary "$BENCH_TMP/$1.csv")
+  read -r ROWS_WRITTEN NA COLUMNS < <(csv_summary "$BENCH_TMP/$1.csv")
   GPWALL=$WALL
 }
-wall ncu --metrics "$metrics" --clock-control none -f -o "$BENCH_TMP/ncu_report" "${program[@]}"
-rc=$?; nc=$WALL
-[ $rc -eq 0 ] || { tail -20 "$BENCH_TMP/last.out"; echo "ncu failed"; exit 1; }
-ncu_kernels=$(ncu --import "$BENCH_TMP/ncu_report.ncu-rep" --csv --page raw 2>/dev/null | tail -n +3 | wc -l)
-
-printf '%-44s %9s %8s %8s %13s %8s\n' run wall_s kernels NA ms_per_kernel vs_ncu
-printf '%-44s %9.2f %8s %8s %13s %8s\n' "program alone" "$alone" "$LAUNCHES" - - -
-printf '%-44s %9.2f %8s %8s %13.2f %8s\n' "ncu --metrics <GPA set metrics>" "$nc" "$ncu_kernels" - \
-  "$(per_kernel_ms "$nc" "$alone" "$LAUNCHES")" 1
-for spec in "full:64:GPA compute set (default batch 64)" \
-            "full:256:GPA compute set, batch 256" "nosass:64:GPA set without FlatLDSInsts" "default:64:gpaprof default set"; do
-  IFS=: read -r which batch label <<< "$spec"
-  case $which in full) list=$counters ;; nosass) list=$no_sass ;; default) list=GPUTime,Wavefronts,FetchSize,WriteSize,CacheHit,L1CacheHit,L2CacheHit ;; esac
-  run_gpaprof "gp_${which}_$batch" "$batch" "$list"
-  printf '%-44s %9.2f %8s %8s %13.2f %8.3f\n' "gpaprof -p: $label" "$GPWALL" "$ROWS" "$NA/$((ROWS * COLUMNS))" \
-    "$(per_kernel_ms "$GPWALL" "$alone" "$LAUNCHES")" "$(ratio "$GPWALL" "$nc")"
-  grep -h "replay pass\|statistics" "$BENCH_TMP/gp_${which}_$batch.log" | sed 's/^/      /'
+for elements in $SIZES; do
+  program=("$BIN/launch_loop" --launches "$LAUNCHES" --elements "$elements")
+  echo "-- $elements elements per kernel ($((elements * 12 / 1024)) KiB of device memory in the program)"
+  wall "${program[@]}" || { cat "$BENCH_TMP/last.out"; exit 1; }
+  alone=$WALL
+  wall ncu --metrics "$metrics" --clock-control none -f -o "$BENCH_TMP/ncu_report" "${program[@]}"
+  rc=$?; nc=$WALL
+  [ $rc -eq 0 ] || { tail -20 "$BENCH_TMP/last.out"; echo "ncu failed"; exit 1; }
+  ncu_kernels=$(ncu --import "$BENCH_TMP/ncu_report.ncu-rep" --csv --page raw 2>/dev/null | tail -n +3 | wc -l)
+  printf '%-44s %9s %8s %10s %13s %8s\n' run wall_s kernels NA ms_per_kernel vs_ncu
+  printf '%-44s %9.2f %8s %10s %13s %8s\n' "program alone" "$alone" "$LAUNCHES" - - -
+  printf '%-44s %9.2f %8s %10s %13.2f %8s\n' "ncu --metrics <GPA set metrics>" "$nc" "$ncu_kernels" - \
+    "$(per_kernel_ms "$nc" "$alone" "$LAUNCHES")" 1
+  for spec in $ROWS; do
+    IFS=: read -r which batch <<< "$spec"
+    case $which in
+      full) list=$counters; label="GPA compute set, batch $batch" ;;
+      nosass) list=$no_sass; label="GPA set without FlatLDSInsts, batch $batch" ;;
+      default) list=GPUTime,Wavefronts,FetchSize,WriteSize,CacheHit,L1CacheHit,L2CacheHit; label="gpaprof default set, batch $batch" ;;
+    esac
+    run_gpaprof "gp_${which}_${batch}_$elements" "$batch" "$list"
+    printf '%-44s %9.2f %8s %10s %13.2f %8.3f\n' "gpaprof -p: $label" "$GPWALL" "$ROWS_WRITTEN" \
+      "$NA/$((ROWS_WRITTEN * COLUMNS))" "$(per_kernel_ms "$GPWALL" "$alone" "$LAUNCHES")" "$(ratio "$GPWALL" "$nc")"
+    grep -h "replay pass\|statistics" "$BENCH_TMP/gp_${which}_${batch}_$elements.log" | sed 's/^/      /'
+  done
 done

@@ -3,8 +3,8 @@
 # medians compared. Two numbers per case: the launch loop's own time (measured inside the program around the
 # loop and its final synchronisation: what tracing costs the application) and the wall time of the whole
 # command (process start, CUDA start-up and, under gpaprof, writing the .atp after the program ended).
-# Cases: "gpu-bound" kernels of about 10 us (the CPU-side tracing cost overlaps the GPU's work) and
-# "launch-bound" kernels of about 2 us (every microsecond the CPU spends shows).
+# Cases: "gpu-bound" kernels of about 17 us (the CPU-side tracing cost overlaps the GPU's work), "long-kernels"
+# of about 70 us, and "launch-bound" kernels of about 2 us (every microsecond the CPU spends shows).
 #
 # Usage: bench/trace_overhead.sh [build-dir]          (target: loop ratio <= 1.05)
 source "$(dirname "$0")/common.sh" "$@"
@@ -12,7 +12,7 @@ LAUNCHES=${LAUNCHES:-50000}
 REPEATS=${REPEATS:-3}
 bench_header "trace overhead: gpaprof -t / program alone, $LAUNCHES launches"
 printf '%-13s %-10s %12s %12s %12s %12s %9s %9s\n' case elements app_loop_s traced_loop_s app_wall_s traced_wall_s loop_x wall_x
-for case in gpu-bound:4194304 launch-bound:65536; do
+for case in gpu-bound:4194304 long-kernels:16777216 launch-bound:65536; do
   name=${case%%:*}
   elements=${case##*:}
   app_loop=(); app_wall=(); traced_loop=(); traced_wall=()

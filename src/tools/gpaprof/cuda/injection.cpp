@@ -140,6 +140,10 @@ private:
     void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
 
     bool Excluded(const CudaApiInfo& info);
+    // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
+    // walk (several microseconds); a function the runtime called 32 times in a row is taken to be the
+    // runtime's without one, and checked again every 16th call.
+    bool CalledByRuntime(uint32_t driverCbid);
     OpenCall* InnermostTraced();
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
                          uint64_t kernelHandle);
@@ -169,6 +173,11 @@ private:
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
+    struct RuntimeStreak {
+        std::atomic<uint32_t> streak{0};  // consecutive calls the stack walk gave to the runtime
+        std::atomic<uint32_t> calls{0};
+    };
+    std::array<RuntimeStreak, kDriverApiTypeBase> runtimeCallers_{};
 
     std::mutex mutex_;  // devices and functions
     bool devicesRecorded_ = false;
@@ -362,6 +371,21 @@ bool CudaPart::Excluded(const CudaApiInfo& info) {
     return known == 2;
 }
 
+bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
+    if (driverCbid >= runtimeCallers_.size()) return callers_.CalledByCudaRuntime();
+    RuntimeStreak& known = runtimeCallers_[driverCbid];
+    const uint32_t call = known.calls.fetch_add(1, std::memory_order_relaxed);
+    if (known.streak.load(std::memory_order_relaxed) >= 32 && call % 16 != 0) return true;
+    Internal internal;
+    const bool runtime = callers_.CalledByCudaRuntime();
+    if (runtime) {
+        known.streak.fetch_add(1, std::memory_order_relaxed);
+    } else {
+        known.streak.store(0, std::memory_order_relaxed);
+    }
+    return runtime;
+}
+
 OpenCall* CudaPart::InnermostTraced() {
     for (auto it = t_calls.rbegin(); it != t_calls.rend(); ++it) {
         if (it->traced) return &*it;
@@ -396,9 +420,9 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
     // the outer call: not traced, but its device work and its kernel belong to the outer call.
     call.traced = t_calls.empty();
-    // The CUDA runtime linked into the application makes driver calls of its own while it starts, outside
-    // any runtime call: they are the runtime's, not the application's.
-    if (call.traced && domain == CudaDomain::Driver && callers_.CalledByCudaRuntime()) call.traced = false;
+    // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
+    // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
+    if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) call.traced = false;
     const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
                           call.apiClass == CudaApiClass::Memset;
     if (call.traced) {
