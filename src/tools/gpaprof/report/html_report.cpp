@@ -175,7 +175,8 @@ void TimelineData(JsonWriter* json, const Report& report, const HtmlOptions& opt
                                              : activity.kind == ActivityKind::Transfer ? kTransfer
                                                                                        : kCommand);
         }
-        addLanes((device.empty() ? std::string("device") : device) + " " + queue, intervals, what);
+        // The queue first: long device names are cut in the lane label (the full name is in its tooltip).
+        addLanes(queue + " on " + (device.empty() ? std::string("the device") : device), intervals, what);
     }
 
     const size_t total = items.size();

@@ -135,8 +135,8 @@ TEST(HtmlReport, ChartDataParsesAndCarriesTheTimeline) {
     std::vector<std::string> lanes;
     for (const JsonValue& lane : timeline->Find("lanes")->array) lanes.push_back(lane.Find("name")->string);
     EXPECT_EQ(lanes, (std::vector<std::string>{"thread 100 markers", "thread 100 markers (2)", "thread 100",
-                                                "thread 200", "cpu device queue 1 (0x0000000000000A01)",
-                                                "cpu device queue 2 (0x0000000000000A02)"}));
+                                                "thread 200", "queue 1 (0x0000000000000A01) on cpu device",
+                                                "queue 2 (0x0000000000000A02) on cpu device"}));
     EXPECT_EQ(timeline->Find("items")->array.size(), 3u + 28u + 7u);
     EXPECT_EQ(timeline->Find("total")->number, 38.0);
     const JsonValue* kernels = charts->Find("top-kernels");
