@@ -637,5 +637,29 @@ TEST_F(GpaprofEndToEnd, ProfilingThatCannotStartStillRunsTheApplication) {
     EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
 }
 
+TEST_F(GpaprofEndToEnd, SummaryAndPerfettoViewsComeFromTheTraceOfTheSameRun) {
+    // -T and --perfetto turn the trace on by themselves and write <out>.html and <out>.json next to it.
+    const Outcome run = Profile({"-T", "--perfetto", "-p", "-o", "views"},
+                                {App("multi_kernel_threads"), "--threads", "2", "--iterations", "2"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("tracing the API too"), std::string::npos) << run.err;
+    const AtpFile atp = ReadAtp("views.atp");
+    ASSERT_FALSE(atp.parts.empty());
+    const std::string html = ReadAll(Path("views.html"));
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u) << html.substr(0, 80);
+    // The report's kernel table names the kernels the trace dispatched.
+    std::set<std::string> kernels;
+    for (const auto& block : atp.parts[0].threads) {
+        for (const ApiCall& call : block.entries) {
+            if (call.kernel) kernels.insert(call.kernel->kernelName);
+        }
+    }
+    ASSERT_FALSE(kernels.empty());
+    for (const std::string& kernel : kernels) EXPECT_NE(html.find(kernel), std::string::npos) << kernel;
+    const std::string json = ReadAll(Path("views.json"));
+    EXPECT_NE(json.find("\"traceEvents\""), std::string::npos);
+    for (const std::string& kernel : kernels) EXPECT_NE(json.find(kernel), std::string::npos) << kernel;
+}
+
 }  // namespace
 }  // namespace gpaprof

@@ -33,6 +33,7 @@
 #include "tools/gpaprof/files/occupancy_file.h"
 #include "tools/gpaprof/files/session_header.h"
 #include "tools/gpaprof/files/text_fields.h"
+#include "tools/gpaprof/report/report_command.h"
 #include "tools/gpaprof/spool/agent_config.h"
 #include "tools/gpaprof/spool/output_template.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
@@ -223,6 +224,17 @@ int CheckFiles(const std::vector<std::string>& paths) {
     return failures ? 1 : 0;
 }
 
+// -T and --perfetto: the views gpaprof-report makes, from the files just written.
+void WriteViews(const Options& options, const std::string& base, const AssembledProcess& assembled) {
+    report::ReportOptions views;
+    if (options.summary) views.htmlPath = base + ".html";
+    if (options.perfetto) views.perfettoPath = base + ".json";
+    views.inputs.push_back(base + ".atp");
+    if (assembled.csv) views.inputs.push_back(base + ".csv");
+    if (assembled.occupancy) views.inputs.push_back(base + ".occupancy");
+    report::RunReportCommand(views, stdout, stderr);
+}
+
 int RunWithoutProfiling(const Options& options, const std::map<std::string, std::string>& environment) {
     LaunchResult result = RunApplication(options.command, environment, options.workingDirectory);
     if (!result.started) Warn(result.problem);
@@ -251,6 +263,10 @@ int Main(int argc, char** argv) {
     if (options.command.empty()) {
         Warn("no application given; usage: gpaprof [options] -- <application> [arguments] (gpaprof --help)");
         return 2;
+    }
+    if ((options.summary || options.perfetto) && !options.trace) {
+        options.trace = true;
+        Say(std::string(options.summary ? "-T" : "--perfetto") + " is made from the API trace: tracing the API too (-t)");
     }
     if (!options.trace && !options.counters && !options.occupancy) {
         options.trace = true;
@@ -450,6 +466,7 @@ int Main(int argc, char** argv) {
         wroteAny = wroteAny || !written.empty();
         const std::string who = output.spool.pid == result.pid ? std::string("") : "process " + std::to_string(output.spool.pid) + ": ";
         for (const std::string& file : written) Say(who + "wrote " + file);
+        if ((options.summary || options.perfetto) && assembled.atp) WriteViews(options, output.base, assembled);
         if (assembled.signal && !assembled.signal->values.empty() && output.spool.pid != result.pid) {
             std::optional<uint64_t> signal = ParseUnsigned(assembled.signal->values[0]);
             Warn(who + "died of " + SignalName(static_cast<int>(signal.value_or(0))) +

@@ -175,6 +175,8 @@ const std::vector<OptionSpec>& Specs() {
              return true;
          }},
         {{"--check"}, false, [](Options& o, const std::string&, std::string*) { return o.check = true; }},
+        {{"-T", "--summary"}, false, [](Options& o, const std::string&, std::string*) { return o.summary = true; }},
+        {{"--perfetto"}, false, [](Options& o, const std::string&, std::string*) { return o.perfetto = true; }},
         {{"-h", "--help"}, false, [](Options& o, const std::string&, std::string*) { return o.help = true; }},
         {{"-v", "--version"}, false, [](Options& o, const std::string&, std::string*) { return o.version = true; }},
     };
@@ -304,6 +306,13 @@ Application:
   -f, --fullenv            The application gets only the -e/-E variables (plus gpaprof's own).
   -w, --workingdirectory <dir>  Run the application in <dir>.
       --api <opencl,cuda>  Profile only these APIs (default: every API part that is installed).
+
+Views (from the trace; -t is turned on for them):
+  -T, --summary            Also write <out>.html: one self-contained page with the API summary, kernel
+                           summary, top-10 kernels and data transfers, best-practice warnings and charts.
+      --perfetto           Also write <out>.json: the timeline in Chrome trace-event format; open it at
+                           https://ui.perfetto.dev or chrome://tracing. (gpaprof-report makes both from
+                           existing files.)
 
 Other:
       --check <files...>   Read .csv, .atp and .occupancy files and report every line that does not follow

@@ -42,6 +42,8 @@ struct Options {
     bool quiet = false;                  // -q
     std::vector<std::string> apis;       // --api opencl,cuda (default: every part that is built)
     bool check = false;                  // --check: validate files instead of running an application
+    bool summary = false;                // -T / --summary: <out>.html summary pages from the trace
+    bool perfetto = false;               // --perfetto: <out>.json timeline (Chrome trace-event format)
     bool help = false;
     bool version = false;
     std::vector<std::string> command;    // the application and its arguments
