@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Generates gpaprof's table of traced CUDA functions from the headers of the CUDA toolkit it is built with.
 
+  generate_cuda_api_table.py <the six headers below> <output.inc>
+  generate_cuda_api_table.py --markdown runtime_cbid.h driver_cbid.h runtime_meta.h driver_meta.h
+      prints the published enumeration (docs/cuda_api_types.md)
+
 Inputs (paths given on the command line):
   cupti_runtime_cbid.h, cupti_driver_cbid.h      CUPTI's callback ids: the number and name of every function
   generated_cuda_runtime_api_meta.h,
@@ -145,7 +149,38 @@ def emit_names(out, table, members):
     out.append("")
 
 
+def classify(name):
+    """The CudaApiClass of cuda_api_table.cpp, by name (kept in step with ClassifyApi)."""
+    if "GraphLaunch" in name:
+        return "graph launch"
+    launch_prefixes = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunch_", "cuLaunchKernel",
+                       "cuLaunchCooperativeKernel", "cuLaunchGrid")
+    if name.startswith(launch_prefixes) or name in ("cudaLaunch", "cuLaunch"):
+        return "" if "MultiDevice" in name else "kernel launch"
+    if name.startswith(("cudaMemcpy", "cuMemcpy")):
+        return "" if "Batch" in name else "memcpy"
+    if name.startswith(("cudaMemset", "cuMemset")):
+        return "memset"
+    return ""
+
+
+def markdown(runtime_cbids, driver_cbids, runtime_structs, driver_structs):
+    out = ["| API type | function | class | arguments |", "| ---: | --- | --- | --- |"]
+    for cbid, suffix in runtime_cbids:
+        out.append("| %d | `%s` | %s | %s |" % (cbid, api_name("runtime", suffix), classify(api_name("runtime", suffix)),
+                                                "" if suffix in runtime_structs else "not described by CUPTI"))
+    for cbid, suffix in driver_cbids:
+        out.append("| %d | `%s` | %s | %s |" % (10000 + cbid, suffix, classify(suffix),
+                                                "" if suffix in driver_structs else "not described by CUPTI"))
+    return "\n".join(out)
+
+
 def main(argv):
+    if len(argv) == 6 and argv[1] == "--markdown":
+        print(markdown(parse_cbids(read(argv[2]), "CUPTI_RUNTIME_TRACE_CBID_"),
+                       parse_cbids(read(argv[3]), "CUPTI_DRIVER_TRACE_CBID_"),
+                       parse_params(read(argv[4])), parse_params(read(argv[5]))))
+        return
     if len(argv) != 8:
         raise SystemExit("usage: generate_cuda_api_table.py runtime_cbid.h driver_cbid.h runtime_meta.h driver_meta.h "
                          "driver_types.h cuda.h output.inc")

@@ -700,6 +700,22 @@ void CudaPart::RecordDevices() {
         text << in.rdbuf();
         kernelDriver = KernelDriverVersion(text.str());
     }
+    if (kernelDriver.empty()) {
+        // Where /proc does not say (virtual machines, containers), NVML does; NVML is initialised already
+        // when the CUDA backend looked up the PCI device id, and stays loaded.
+        if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+            using Init = int (*)();
+            using DriverVersion = int (*)(char*, unsigned int);
+            Init init = nullptr;
+            DriverVersion version = nullptr;
+            void* initSymbol = dlsym(nvml, "nvmlInit_v2");
+            void* versionSymbol = dlsym(nvml, "nvmlSystemGetDriverVersion");
+            std::memcpy(&init, &initSymbol, sizeof init);
+            std::memcpy(&version, &versionSymbol, sizeof version);
+            char text[96] = "";
+            if (init && version && init() == 0 && version(text, sizeof text) == 0) kernelDriver = text;
+        }
+    }
     for (int ordinal = 0; ordinal < count; ++ordinal) {
         CUdevice device = 0;
         if (api_->cuDeviceGet(&device, ordinal) != CUDA_SUCCESS) continue;
