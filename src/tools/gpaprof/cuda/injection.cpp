@@ -141,8 +141,8 @@ private:
 
     bool Excluded(const CudaApiInfo& info);
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
-    // walk (several microseconds); a function the runtime called 32 times in a row is taken to be the
-    // runtime's without one, and checked again every 16th call.
+    // walk (several microseconds); a function the runtime (or the application) called 32 times in a row is
+    // taken to be the runtime's (the application's) without one, and checked again every 16th call.
     bool CalledByRuntime(uint32_t driverCbid);
     OpenCall* InnermostTraced();
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
@@ -174,7 +174,8 @@ private:
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
     struct RuntimeStreak {
-        std::atomic<uint32_t> streak{0};  // consecutive calls the stack walk gave to the runtime
+        std::atomic<uint32_t> streak{0};     // consecutive calls the stack walk gave to the runtime
+        std::atomic<uint32_t> appStreak{0};  // ... to the application
         std::atomic<uint32_t> calls{0};
     };
     std::array<RuntimeStreak, kDriverApiTypeBase> runtimeCallers_{};
@@ -375,14 +376,14 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     if (driverCbid >= runtimeCallers_.size()) return callers_.CalledByCudaRuntime();
     RuntimeStreak& known = runtimeCallers_[driverCbid];
     const uint32_t call = known.calls.fetch_add(1, std::memory_order_relaxed);
-    if (known.streak.load(std::memory_order_relaxed) >= 32 && call % 16 != 0) return true;
+    if (call % 16 != 0) {
+        if (known.streak.load(std::memory_order_relaxed) >= 32) return true;
+        if (known.appStreak.load(std::memory_order_relaxed) >= 32) return false;  // a driver-API application
+    }
     Internal internal;
     const bool runtime = callers_.CalledByCudaRuntime();
-    if (runtime) {
-        known.streak.fetch_add(1, std::memory_order_relaxed);
-    } else {
-        known.streak.store(0, std::memory_order_relaxed);
-    }
+    (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed);
+    (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
     return runtime;
 }
 
