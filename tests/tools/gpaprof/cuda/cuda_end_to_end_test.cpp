@@ -381,6 +381,7 @@ TEST_F(GpaprofCuda, EveryDispatchOfEveryThreadAndStream) {
 }
 
 TEST_F(GpaprofCuda, CublasKernelsAreTracedAndProfiled) {
+    if (access(App("cublas_gemm").c_str(), X_OK) != 0) GTEST_SKIP() << "built without cuBLAS (the toolkit has none)";
     const RunResult run = Profile({"-t", "-p", "-o", "cublas"}, {App("cublas_gemm"), "--size", "256", "--repeats", "2"});
     ASSERT_EQ(run.exitCode, 0) << "cuBLAS results stay right under kernel replay";
     const AtpFile atp = ReadAtp("cublas.atp");
