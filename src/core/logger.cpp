@@ -21,8 +21,8 @@ GPA_Status Logger::Register(GPA_Logging_Type mask, GPA_LoggingCallbackPtrType ca
 }
 
 bool Logger::Wants(GPA_Logging_Type type) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return callback_ != nullptr && (mask_ & static_cast<unsigned>(type)) != 0;
+    // The mask is NONE whenever no callback is registered.
+    return (mask_.load(std::memory_order_relaxed) & static_cast<unsigned>(type)) != 0;
 }
 
 void Logger::Emit(GPA_Logging_Type type, const std::string& message) const {

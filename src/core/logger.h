@@ -1,6 +1,7 @@
 // The one logging callback a process registers (GPA_RegisterLoggingCallback), with its type mask.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -24,7 +25,8 @@ private:
     void Emit(GPA_Logging_Type type, const std::string& message) const;
 
     mutable std::mutex mutex_;
-    unsigned mask_ = GPA_LOGGING_NONE;
+    // Read without the lock on every API call (is tracing wanted?); written under it.
+    std::atomic<unsigned> mask_{GPA_LOGGING_NONE};
     GPA_LoggingCallbackPtrType callback_ = nullptr;
 };
 

@@ -65,16 +65,20 @@ Outcome Session::BeginSample(uint32_t sampleId) {
         return Fail(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
                     "sample " + std::to_string(openSampleId_) + " is still open; call GPA_EndSample first");
     }
-    std::vector<uint32_t>& samples = samplesPerPass_.back();
-    if (Contains(samples, sampleId)) {
+    const uint32_t pass = passesBegun_ - 1;
+    auto known = samples_.find(sampleId);
+    if (known != samples_.end() && known->second.passes > 0 && known->second.lastPass == pass) {
         return Fail(GPA_STATUS_ERROR_FAILED, "sample id " + std::to_string(sampleId) +
                                                  " was already used in this pass; sample ids must be unique within a pass");
     }
-    Outcome outcome = backend_->BeginSample(passesBegun_ - 1, sampleId);
+    Outcome outcome = backend_->BeginSample(pass, sampleId);
     if (!outcome.ok()) {
         return Fail(GPA_STATUS_ERROR_FAILED, "sample could not be started: " + outcome.reason());
     }
-    samples.push_back(sampleId);
+    samplesPerPass_.back().push_back(sampleId);
+    SampleRecord& record = samples_[sampleId];
+    ++record.passes;
+    record.lastPass = pass;
     sampleOpen_ = true;
     openSampleId_ = sampleId;
     return Outcome::Ok();
@@ -114,8 +118,8 @@ uint32_t Session::SampleCount() const {
 bool Session::IsReady() { return ready_.load() || backend_->IsReady(); }
 
 Outcome Session::CheckSample(uint32_t sampleId) const {
-    size_t passesWithSample = 0;
-    for (const std::vector<uint32_t>& samples : samplesPerPass_) passesWithSample += Contains(samples, sampleId) ? 1 : 0;
+    auto known = samples_.find(sampleId);
+    const size_t passesWithSample = known == samples_.end() ? 0 : known->second.passes;
     if (passesWithSample == 0) {
         return Fail(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
                     "session " + std::to_string(id_) + " has no sample with id " + std::to_string(sampleId));

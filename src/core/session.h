@@ -9,6 +9,7 @@
 #include <memory>
 #include <atomic>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/backend.h"
@@ -62,6 +63,11 @@ private:
     bool sampleOpen_ = false;
     uint32_t openSampleId_ = 0;
     std::vector<std::vector<uint32_t>> samplesPerPass_;  // sample ids in the order they were begun
+    struct SampleRecord {
+        uint32_t passes = 0;    // how many passes recorded this sample id
+        uint32_t lastPass = 0;  // the latest of them
+    };
+    std::unordered_map<uint32_t, SampleRecord> samples_;  // constant-time checks however many samples
 
     // Results. waitMutex_ serialises waiting and reading; readiness checks never take it.
     std::mutex waitMutex_;

@@ -78,6 +78,10 @@ Outcome LoadDriver(const DriverApi** api) {
 }
 
 ScopedContext::ScopedContext(const DriverApi& driver, CUcontext context) : driver_(driver) {
+    // Most calls come from the thread that already has this context current (GPA_BeginSample and
+    // GPA_EndSample around the application's own launches): a push/pop pair there is pure overhead.
+    CUcontext current = nullptr;
+    if (driver_.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return;
     const CUresult result = driver_.cuCtxPushCurrent(context);
     if (result != CUDA_SUCCESS) {
         outcome_ = driver_.Failure("cuCtxPushCurrent", result);
