@@ -2,6 +2,10 @@
 // one sample per kernel, as many passes as the counters need) and, in "plain" mode, just run for ncu to profile.
 // bench/gpa_vs_ncu_metrics.sh compares the two.
 //
+// Like with like for caches: every GPA sample starts with a cold L2, as ncu's passes do with
+// --cache-control all. Before each sample (outside its range) a read-only kernel streams a buffer several
+// times the L2's size, which leaves the L2 holding clean lines of that buffer and none of the kernels' data.
+//
 //   gpa_vs_ncu_metrics gpa <metric,metric,...>    prints: value <kernel index> <metric> <value>
 //   gpa_vs_ncu_metrics plain                      launches the three kernels once
 #include <cuda.h>
@@ -25,6 +29,33 @@
 
 constexpr int kElements = 1 << 22;
 
+// Reads `n` floats and keeps the sum only if it is impossible, so the loads cannot be optimised away and
+// nothing is written: the L2 is left clean.
+__global__ void bench_flush_l2(const float* in, size_t n, float* never) {
+    float sum = 0.0f;
+    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        sum += in[i];
+    }
+    if (sum == -1.0f) *never = sum;
+}
+
+struct L2Flush {
+    float* buffer = nullptr;
+    size_t n = 0;
+    void Allocate() {
+        int device = 0, l2 = 0;
+        BENCH_CHECK(cudaGetDevice(&device));
+        BENCH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+        n = 4 * static_cast<size_t>(l2) / sizeof(float);
+        BENCH_CHECK(cudaMalloc(&buffer, n * sizeof(float) + sizeof(float)));
+        BENCH_CHECK(cudaMemset(buffer, 0, n * sizeof(float) + sizeof(float)));
+    }
+    void Run() const {
+        bench_flush_l2<<<1024, 256>>>(buffer, n, buffer + n);
+        BENCH_CHECK(cudaDeviceSynchronize());
+    }
+};
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: gpa_vs_ncu_metrics gpa <metrics> | plain\n");
@@ -33,6 +64,8 @@ int main(int argc, char** argv) {
     BenchBuffers buffers;
     BENCH_CHECK(cudaSetDevice(0));
     buffers.Allocate(kElements);
+    L2Flush flush;
+    flush.Allocate();
     BENCH_CHECK(cudaDeviceSynchronize());
     if (!std::strcmp(argv[1], "plain")) {
         for (int k = 0; k < 3; ++k) buffers.Launch(k);
@@ -64,6 +97,7 @@ int main(int argc, char** argv) {
     for (gpa_uint32 pass = 0; pass < passes; ++pass) {
         GPA_OK(GPA_BeginPass());
         for (int k = 0; k < 3; ++k) {
+            flush.Run();
             GPA_OK(GPA_BeginSample(static_cast<gpa_uint32>(k)));
             buffers.Launch(k);
             GPA_OK(GPA_EndSample());
