@@ -36,6 +36,7 @@
 #include "tools/gpaprof/report/report_command.h"
 #include "tools/gpaprof/spool/agent_config.h"
 #include "tools/gpaprof/spool/output_template.h"
+#include "tools/gpaprof/spool/process_files.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
 
 #ifndef GPAPROF_VERSION
@@ -425,44 +426,13 @@ int Main(int argc, char** argv) {
     Addr2LineResolver resolver;
     bool wroteAny = false;
     for (const Output& output : outputs) {
-        std::string spoolError;
-        std::optional<std::string> text = ReadTextFile(output.spool.path, &spoolError);
-        if (!text) {
-            Warn(spoolError);
-            continue;
-        }
         AssemblyOptions perProcess = assembly;
         perProcess.displayName = options.sessionName.empty() ? BaseName(output.base) : options.sessionName;
-        AssembledProcess assembled = AssembleSpool(*text, perProcess, &resolver);
-        if (!MakeDirectories(DirectoryOf(output.base), &error)) {
-            Warn(error);
-            continue;
-        }
-        std::vector<std::string> written;
-        if (assembled.atp) {
-            if (WriteAtpFile(output.base + ".atp", *assembled.atp, &error)) {
-                size_t threads = 0;
-                for (const auto& part : assembled.atp->parts) threads += part.threads.size();
-                written.push_back(output.base + ".atp (" + std::to_string(assembled.apiCalls) + " API calls, " +
-                                  std::to_string(threads) + " threads)");
-            } else {
-                Warn(error);
-            }
-        }
-        if (assembled.csv) {
-            if (WriteCsvFile(output.base + ".csv", *assembled.csv, &error)) {
-                written.push_back(output.base + ".csv (" + std::to_string(assembled.csv->rows.size()) + " dispatches)");
-            } else {
-                Warn(error);
-            }
-        }
-        if (assembled.occupancy) {
-            if (WriteOccupancyFile(output.base + ".occupancy", *assembled.occupancy, &error)) {
-                written.push_back(output.base + ".occupancy (" + std::to_string(assembled.occupancy->rows.size()) + " rows)");
-            } else {
-                Warn(error);
-            }
-        }
+        const ProcessFiles files = WriteProcessFiles(output.spool.path, output.base, perProcess, &resolver);
+        for (const std::string& problem : files.problems) Warn(problem);
+        if (!files.spoolRead) continue;
+        const AssembledProcess& assembled = files.assembled;
+        const std::vector<std::string>& written = files.summaries;
         wroteAny = wroteAny || !written.empty();
         const std::string who = output.spool.pid == result.pid ? std::string("") : "process " + std::to_string(output.spool.pid) + ": ";
         for (const std::string& file : written) Say(who + "wrote " + file);

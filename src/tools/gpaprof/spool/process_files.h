@@ -1,0 +1,31 @@
+// What gpaprof does for each profiled process once it has ended: reads its spool, assembles it and writes
+// <base>.atp, <base>.csv and <base>.occupancy (the modes' files). The command line calls it once per spool;
+// bench/spool_assembly measures it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/gpaprof/spool/spool_assembler.h"
+
+namespace gpaprof {
+
+struct ProcessFiles {
+    bool spoolRead = false;
+    AssembledProcess assembled;          // what was written (the files' contents included)
+    std::vector<std::string> written;    // paths of the files written
+    std::vector<std::string> summaries;  // per file written: "<path> (1234 API calls, 4 threads)"
+    std::vector<std::string> problems;   // what could not be read or written, one message each
+};
+
+// Where the time went, for the benchmark.
+struct ProcessFilesTimes {
+    double readSeconds = 0;
+    double assembleSeconds = 0;
+    double writeSeconds = 0;
+};
+
+ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& base, const AssemblyOptions& options,
+                               SymbolResolver* resolver, ProcessFilesTimes* times = nullptr);
+
+}  // namespace gpaprof
