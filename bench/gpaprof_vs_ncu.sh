@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # gpaprof -p against ncu on the same program: 300 launches of bench/launch_loop (the three bench kernels in
 # turn), collecting the GPA compute set with gpaprof (every GPA counter OpenGPA exposes on the chip) and the
-# NVIDIA metrics behind it with `ncu --metrics <same>`. Both replay each kernel (gpaprof: CUPTI kernel replay;
-# ncu: its kernel replay), both run the program once. ncu runs with --clock-control none (gpaprof leaves the
-# clocks alone; with ncu's default it would lock them and the values would differ) and writes its report to a
-# file, as gpaprof does. Wall time of the whole command, one run each; the "GPA compute set" rows are the
-# target's. The program runs at two sizes (CUPTI's and ncu's replay save and restore device memory, so the
-# cost per kernel depends on it); further rows: gpaprof's default one-pass set, and with ROWS other decoding
-# batch sizes or the set without the one GPA counter that needs SASS patching (FlatLDSInsts).
+# NVIDIA metrics behind it with `ncu --metrics <same>`. Both replay each kernel (gpaprof: its own replay, or
+# CUPTI's kernel replay with GPAPROF_CUDA_REPLAY=cupti; ncu: its kernel replay), both run the program once. ncu
+# runs with --clock-control none (gpaprof leaves the clocks alone; with ncu's default it would lock them and the
+# values would differ) and writes its report to a file, as gpaprof does. Wall time of the whole command, one run
+# each; the "GPA compute set" rows are the target's. The program runs at the sizes SIZES names (the replays
+# save and restore device memory, so the cost per kernel depends on it); further rows: gpaprof's default
+# one-pass set, and with ROWS other replay methods, decoding batch sizes or the set without the one GPA counter
+# that needs SASS patching (FlatLDSInsts).
 #
 # Usage: bench/gpaprof_vs_ncu.sh [build-dir]          (target: ratio <= 0.2, aim <= 0.1)
+#   ROWS: which:batch:replay ...  which = full | default | nosass, batch = GPAPROF_CUDA_COUNTER_BATCH,
+#         replay = own | cupti (GPAPROF_CUDA_REPLAY)
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-300}
 SIZES=${SIZES:-1048576 65536}   # elements per kernel: 12 MiB and 768 KiB of device memory in the program
-ROWS=${ROWS:-full:64 default:64}  # also: full:1 full:256 nosass:64
+ROWS=${ROWS:-full:256:own default:256:own full:64:cupti default:64:cupti}  # also: full:1:own nosass:256:own
 set_line=$("$BIN/gpa_compute_metrics") || { echo "gpa_compute_metrics failed"; exit 1; }
 chip=$(echo "$set_line" | grep '^chip=' | cut -d= -f2)
 counters=$(echo "$set_line" | grep '^counters=' | cut -d= -f2)
@@ -36,9 +39,9 @@ print(len(data), na, len(header) - first)
 PY
 }
 
-run_gpaprof() {  # run_gpaprof NAME BATCH COUNTERS
-  wall env GPAPROF_CUDA_STATS=1 GPAPROF_CUDA_COUNTER_BATCH="$2" "$GPAPROF" -p --no-progress --counters "$3" \
-    -o "$BENCH_TMP/$1" -- "${program[@]}"
+run_gpaprof() {  # run_gpaprof NAME BATCH COUNTERS REPLAY
+  wall env GPAPROF_CUDA_STATS=1 GPAPROF_CUDA_COUNTER_BATCH="$2" GPAPROF_CUDA_REPLAY="$4" "$GPAPROF" -p --no-progress \
+    --counters "$3" -o "$BENCH_TMP/$1" -- "${program[@]}"
   local rc=$?
   cp "$BENCH_TMP/last.out" "$BENCH_TMP/$1.log"
   [ $rc -eq 0 ] || { cat "$BENCH_TMP/last.out"; exit 1; }
@@ -59,15 +62,17 @@ for elements in $SIZES; do
   printf '%-44s %9.2f %8s %10s %13.2f %8s\n' "ncu --metrics <GPA set metrics>" "$nc" "$ncu_kernels" - \
     "$(per_kernel_ms "$nc" "$alone" "$LAUNCHES")" 1
   for spec in $ROWS; do
-    IFS=: read -r which batch <<< "$spec"
+    IFS=: read -r which batch replay <<< "$spec"
+    replay=${replay:-own}
     case $which in
-      full) list=$counters; label="GPA compute set, batch $batch" ;;
-      nosass) list=$no_sass; label="GPA set without FlatLDSInsts, batch $batch" ;;
-      default) list=GPUTime,Wavefronts,FetchSize,WriteSize,CacheHit,L1CacheHit,L2CacheHit; label="gpaprof default set, batch $batch" ;;
+      full) list=$counters; label="GPA compute set, $replay, batch $batch" ;;
+      nosass) list=$no_sass; label="GPA set w/o FlatLDSInsts, $replay, batch $batch" ;;
+      default) list=GPUTime,Wavefronts,FetchSize,WriteSize,CacheHit,L1CacheHit,L2CacheHit; label="default set, $replay, batch $batch" ;;
     esac
-    run_gpaprof "gp_${which}_${batch}_$elements" "$batch" "$list"
+    run_gpaprof "gp_${which}_${batch}_${replay}_$elements" "$batch" "$list" "$replay"
     printf '%-44s %9.2f %8s %10s %13.2f %8.3f\n' "gpaprof -p: $label" "$GPWALL" "$ROWS_WRITTEN" \
       "$NA/$((ROWS_WRITTEN * COLUMNS))" "$(per_kernel_ms "$GPWALL" "$alone" "$LAUNCHES")" "$(ratio "$GPWALL" "$nc")"
-    grep -h "replay pass\|statistics" "$BENCH_TMP/gp_${which}_${batch}_$elements.log" | sed 's/^/      /'
+    grep -h "replay pass\|statistics\|instead of\|per configuration\|are NA" \
+      "$BENCH_TMP/gp_${which}_${batch}_${replay}_$elements.log" | sed 's/^/      /'
   done
 done

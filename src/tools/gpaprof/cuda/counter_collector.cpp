@@ -78,14 +78,45 @@ struct CounterCollector::ContextState {
     std::unique_ptr<gpa::cuda::RangeProfiler> profiler;
     ChipSet* chip = nullptr;
     bool failed = false;
-    bool started = false;
+    // A configuration holds this context's ranges (pending rows) until FlushLocked decodes it.
+    bool configured = false;
+    CUpti_ProfilerReplayMode replay = CUPTI_KernelReplay;
+    size_t capacity = 0;               // ranges the configuration's image holds
+    bool running = false;              // between cuptiRangeProfilerStart and Stop
+    bool allSubmitted = false;         // the last Stop said every pass of the cycle was submitted
+    std::string poisoned;              // why the configuration's ranges cannot be trusted (its rows are NA)
+    // Own replay of a multi-pass set: the application's launch is the last pass of this dispatch.
+    bool ownDispatch = false;
+    std::string dispatchFailed;        // why this dispatch's counters are NA (its launch still runs once)
+    // CUPTI refused to start a second kernel's cycle in a configuration: one configuration per dispatch.
+    bool oneDispatchPerConfiguration = false;
+    // User replay with user ranges (pushed around each launch) instead of auto ranges, where CUPTI refuses
+    // the auto ranges or GPAPROF_CUDA_RANGES=user asks for them.
+    bool userRanges = false;
+    bool rangeOpen = false;
+    uint64_t rangesPushed = 0;
     std::vector<uint8_t> counterData;  // the image being filled
-    std::vector<DispatchRow> pending;  // launched kernels whose ranges are not decoded yet
+    // Launched kernels whose ranges are not decoded yet; false: a range without a kernel (a failed launch in a
+    // user range), NA.
+    std::vector<std::pair<DispatchRow, bool>> pending;
     gpa::Outcome decoded;
 };
 
-CounterCollector::CounterCollector(agent::Agent* agent, std::vector<std::string> requested, uint32_t batch)
-    : agent_(agent), requested_(std::move(requested)), batch_(batch == 0 ? 1 : batch) {}
+std::optional<ReplayMethod> ParseReplayMethod(const std::string& text) {
+    if (text == "own") return ReplayMethod::Own;
+    if (text == "cupti") return ReplayMethod::Cupti;
+    return std::nullopt;
+}
+
+CounterCollector::CounterCollector(agent::Agent* agent, std::vector<std::string> requested, uint32_t batch,
+                                   ReplayMethod method, LaunchReplayer* replayer)
+    : agent_(agent),
+      requested_(std::move(requested)),
+      batch_(batch == 0 ? 1 : batch),
+      method_(method),
+      replayer_(method == ReplayMethod::Own ? replayer : nullptr) {
+    if (const char* ranges = std::getenv("GPAPROF_CUDA_RANGES"); ranges && std::string(ranges) == "user") userRanges_ = true;
+}
 
 CounterCollector::~CounterCollector() = default;
 
@@ -279,52 +310,310 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     return result;
 }
 
-bool CounterCollector::BeforeLaunch(CUcontext context) {
-    ContextState* state = StateFor(context);
-    if (state->failed) return false;
-    if (state->started) {
-        launchStartNs_ = NowNs();
-        return true;
-    }
+bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t ranges) {
     auto lock = gpa::cuda::RangeProfiler::Lock();
-    state->decoded = gpa::Outcome::Ok();
-    gpa::cuda::RangeProfiler::Pending pending;
-    pending.owner = this;
-    pending.decoded = [state](const gpa::Outcome& outcome) { state->decoded = outcome; };
-    {
-        Timed timed(&statistics_.configureNs);
-        const gpa::cuda::ConfigGroup& group = state->chip->plan.groups[0];
-        if (gpa::Outcome o = state->profiler->Configure(group.configImage, group.metrics, batch_, &state->counterData,
-                                                        CUPTI_AutoRange, CUPTI_KernelReplay, std::move(pending));
-            !o.ok()) {
-            NoteOnce("CUDA counters: " + o.reason());
-            return false;
-        }
+    Timed timed(&statistics_.configureNs);
+    const gpa::cuda::ConfigGroup& group = state->chip->plan.groups[0];
+    if (replay == CUPTI_UserReplay && userRanges_) state->userRanges = true;
+    auto configure = [&](CUpti_ProfilerRange range) {
+        state->decoded = gpa::Outcome::Ok();
+        gpa::cuda::RangeProfiler::Pending pending;
+        pending.owner = this;
+        pending.decoded = [state](const gpa::Outcome& outcome) { state->decoded = outcome; };
+        return state->profiler->Configure(group.configImage, group.metrics, ranges, &state->counterData, range, replay,
+                                          std::move(pending));
+    };
+    const bool user = replay == CUPTI_UserReplay && state->userRanges;
+    gpa::Outcome o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
+    if (!o.ok() && replay == CUPTI_UserReplay && !user) {
+        NoteOnce("CUPTI refused auto ranges in user replay (" + o.reason() + "); gpaprof brackets each launch in a "
+                 "user range instead (GPUTime then spans the range, launch latency included)");
+        state->userRanges = true;
+        o = configure(CUPTI_UserRange);
     }
-    {
-        Timed timed(&statistics_.startNs);
-        if (gpa::Outcome o = state->profiler->Start(); !o.ok()) {
-            NoteOnce("CUDA counters: " + o.reason());
-            state->profiler->Abandon(this);
-            return false;
-        }
+    if (!o.ok()) {
+        NoteOnce("CUDA counters: " + o.reason());
+        return false;
     }
-    state->started = true;
+    ++statistics_.configurations;
+    state->configured = true;
+    state->replay = replay;
+    state->capacity = ranges;
+    state->running = false;
+    state->allSubmitted = false;
+    state->rangeOpen = false;
+    state->poisoned.clear();
+    return true;
+}
+
+bool CounterCollector::PushRange(ContextState* state, const std::string& name) {
+    if (state->replay != CUPTI_UserReplay || !state->userRanges) return true;
+    auto lock = gpa::cuda::RangeProfiler::Lock();
+    gpa::Outcome pushed = state->profiler->PushRange(name);
+    if (!pushed.ok()) {
+        NoteOnce("CUDA counters: " + pushed.reason());
+        return false;
+    }
+    state->rangeOpen = true;
+    return true;
+}
+
+void CounterCollector::PopRange(ContextState* state) {
+    if (!state->rangeOpen) return;
+    auto lock = gpa::cuda::RangeProfiler::Lock();
+    state->rangeOpen = false;
+    if (gpa::Outcome popped = state->profiler->PopRange(); !popped.ok()) NoteOnce("CUDA counters: " + popped.reason());
+}
+
+bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay) {
+    if (state->configured && (state->replay != replay || !state->running || state->pending.size() >= state->capacity)) {
+        FlushLocked(state);
+    }
+    for (int attempt = 0; !state->configured && attempt < 2; ++attempt) {
+        if (!Configure(state, replay, batch_)) return false;
+        gpa::Outcome started;
+        {
+            auto lock = gpa::cuda::RangeProfiler::Lock();
+            Timed timed(&statistics_.startNs);
+            started = state->profiler->Start();
+            if (!started.ok()) {
+                state->profiler->Abandon(this);
+                state->configured = false;
+            }
+        }
+        if (started.ok()) {
+            state->running = true;
+            break;
+        }
+        if (replay == CUPTI_UserReplay && !state->userRanges) {
+            NoteOnce("CUPTI refused auto ranges in user replay (" + started.reason() + "); gpaprof brackets each launch "
+                     "in a user range instead (GPUTime then spans the range, launch latency included)");
+            state->userRanges = true;
+            continue;
+        }
+        NoteOnce("CUDA counters: " + started.reason());
+        return false;
+    }
+    if (!state->configured) return false;
+    if (replay == CUPTI_KernelReplay) ++statistics_.cuptiReplayed;
+    if (!PushRange(state, std::to_string(state->rangesPushed++))) return false;
     launchStartNs_ = NowNs();
     return true;
+}
+
+void CounterCollector::FinishCycle(ContextState* state, uint32_t passesDone) {
+    // Empty passes until CUPTI has every pass of the cycle: a configuration in the middle of a cycle can be
+    // neither decoded nor continued.
+    auto lock = gpa::cuda::RangeProfiler::Lock();
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    for (uint32_t pass = passesDone; pass < passes + 2 && !state->allSubmitted; ++pass) {
+        if (!state->running && !state->profiler->Start().ok()) break;
+        state->running = true;
+        bool all = false;
+        if (!state->profiler->Stop(&all).ok()) break;
+        state->running = false;
+        state->allSubmitted = all;
+    }
+    if (!state->allSubmitted) {
+        // Nothing more to do for this configuration: drop it (a fresh CUPTI object follows).
+        state->profiler->Abandon(this);
+        state->profiler->Reset();
+        state->configured = false;
+        state->running = false;
+        for (auto& [row, valid] : state->pending) WriteRow(std::move(row), state->chip, nullptr);
+        state->pending.clear();
+    }
+}
+
+bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launch) {
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    std::string why;
+    if (!replayer_->Begin(launch, &why)) {
+        NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
+                 "replay (slower; GPAPROF_CUDA_STATS=1 counts them): " + why);
+        return StartBatch(state, CUPTI_KernelReplay);
+    }
+    const uint64_t begun = NowNs();
+    state->dispatchFailed.clear();
+    if (state->configured && (state->replay != CUPTI_UserReplay || state->running ||
+                              state->pending.size() >= state->capacity || state->oneDispatchPerConfiguration)) {
+        FlushLocked(state);
+    }
+    if (!state->configured && !Configure(state, CUPTI_UserReplay, state->oneDispatchPerConfiguration ? 1 : batch_)) {
+        replayer_->End();
+        return false;
+    }
+    state->ownDispatch = true;
+    ++statistics_.ownReplayed;
+    const std::string rangeName = std::to_string(state->rangesPushed++);
+    auto start = [&] {
+        auto lock = gpa::cuda::RangeProfiler::Lock();
+        Timed timed(&statistics_.startNs);
+        gpa::Outcome started = state->profiler->Start();
+        state->running = started.ok();
+        return started;
+    };
+    auto stop = [&] {
+        auto lock = gpa::cuda::RangeProfiler::Lock();
+        Timed timed(&statistics_.stopNs);
+        bool all = false;
+        gpa::Outcome stopped = state->profiler->Stop(&all);
+        state->running = false;
+        state->allSubmitted = stopped.ok() && all;
+        return stopped;
+    };
+    // A pass that went wrong: its launch still runs once, on memory as it was before the dispatch.
+    auto abandon = [&](const std::string& reason, uint32_t passesDone, bool restore) {
+        state->dispatchFailed = reason;
+        NoteOnce("CUDA counters of a dispatch are NA: " + reason);
+        std::string ignored;
+        if (restore && replayer_->Restore(&ignored)) replayer_->Settle(&ignored);
+        FinishCycle(state, passesDone);
+        statistics_.launchNs += NowNs() - begun;
+        launchStartNs_ = NowNs();
+        return true;
+    };
+    bool dirty = false;  // a pass ran since memory was last restored
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+        if (pass > 0) {
+            if (!replayer_->Restore(&why)) {
+                NoteOnce("gpaprof could not restore memory between replay passes; the application's results may be "
+                         "wrong");
+                return abandon(why, pass, false);
+            }
+            dirty = false;
+        }
+        gpa::Outcome started = start();
+        if (!started.ok() && pass == 0 && state->pending.empty() && !state->userRanges) {
+            NoteOnce("CUPTI refused auto ranges in user replay (" + started.reason() + "); gpaprof brackets each launch "
+                     "in a user range instead (GPUTime then spans the range, launch latency included)");
+            state->userRanges = true;
+            {
+                auto lock = gpa::cuda::RangeProfiler::Lock();
+                state->profiler->Abandon(this);
+            }
+            state->configured = false;
+            if (!Configure(state, CUPTI_UserReplay, state->oneDispatchPerConfiguration ? 1 : batch_)) {
+                replayer_->End();
+                state->ownDispatch = false;
+                return false;
+            }
+            started = start();
+        }
+        if (!started.ok() && pass == 0 && !state->pending.empty()) {
+            // CUPTI does not take a second kernel's cycle into this configuration: decode what it holds, and
+            // give every dispatch a configuration of its own from now on.
+            NoteOnce("CUPTI's user replay takes one kernel per configuration here (" + started.reason() +
+                     "); each dispatch gets its own");
+            state->oneDispatchPerConfiguration = true;
+            FlushLocked(state);
+            if (!Configure(state, CUPTI_UserReplay, 1)) {
+                replayer_->End();
+                state->ownDispatch = false;
+                return false;
+            }
+            started = start();
+        }
+        if (!started.ok()) return abandon(started.reason(), pass, dirty);
+        // With user ranges every pass holds the same range, named after the dispatch.
+        if (!PushRange(state, rangeName)) return abandon("cuptiRangeProfilerPushRange failed", pass, dirty);
+        if (pass + 1 == passes) break;  // the last pass is the application's own launch
+        const CUresult relaunched = replayer_->Relaunch();
+        dirty = dirty || relaunched == CUDA_SUCCESS;
+        PopRange(state);
+        const gpa::Outcome stopped = stop();
+        if (relaunched != CUDA_SUCCESS) {
+            return abandon("issuing the launch again failed (CUresult " + std::to_string(static_cast<int>(relaunched)) + ")",
+                           pass + 1, dirty);
+        }
+        if (!stopped.ok()) return abandon(stopped.reason(), pass + 1, dirty);
+        if (state->allSubmitted) {
+            return abandon("CUPTI ended the replay cycle after " + std::to_string(pass + 1) + " of the " +
+                               std::to_string(passes) + " passes it planned",
+                           pass + 1, dirty);
+        }
+    }
+    // Memory is restored and no copy is in flight once the gate opens again.
+    if (!replayer_->Settle(&why)) NoteOnce("CUDA counters: " + why);
+    statistics_.launchNs += NowNs() - begun;
+    launchStartNs_ = NowNs();
+    return true;
+}
+
+bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch) {
+    ContextState* state = StateFor(context);
+    if (state->failed) return false;
+    if (method_ == ReplayMethod::Cupti) return StartBatch(state, CUPTI_KernelReplay);
+    if (state->chip->plan.groups[0].passes <= 1) return StartBatch(state, CUPTI_UserReplay);  // nothing to replay
+    if (const std::string why = LaunchReplayer::CannotReplay(launch); !why.empty()) {
+        NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
+                 "replay: " + why);
+        return StartBatch(state, CUPTI_KernelReplay);
+    }
+    return ReplayPasses(state, launch);
 }
 
 void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow row) {
     auto found = contexts_.find(context);
     ContextState* state = found == contexts_.end() ? nullptr : found->second.get();
-    if (!state || state->failed || !state->started || !launched) {
-        WriteRow(std::move(row), state ? state->chip : nullptr, nullptr);
+    if (state && state->ownDispatch) {
+        // The application's launch was the last pass.
+        state->ownDispatch = false;
+        PopRange(state);
+        std::string failed = state->dispatchFailed;
+        if (state->running) {
+            auto lock = gpa::cuda::RangeProfiler::Lock();
+            bool all = false;
+            gpa::Outcome stopped;
+            {
+                Timed timed(&statistics_.stopNs);
+                stopped = state->profiler->Stop(&all);
+            }
+            state->running = false;
+            state->allSubmitted = stopped.ok() && all;
+            if (!stopped.ok()) {
+                failed = stopped.reason();
+            } else if (!all) {
+                failed = "CUPTI wants more passes than the " + std::to_string(state->chip->plan.groups[0].passes) +
+                         " it planned";
+            } else if (!launched) {
+                // Earlier passes made a range the last one did not complete.
+                failed = "the launch failed";
+                state->poisoned = "a launch failed in its last replay pass";
+            }
+            if (!failed.empty() && !state->allSubmitted) {
+                lock.unlock();
+                FinishCycle(state, 0);
+            }
+        }
+        replayer_->End();
+        statistics_.launchNs += NowNs() - launchStartNs_;
+        if (!failed.empty() || !launched) {
+            if (launched && failed != state->dispatchFailed) NoteOnce("CUDA counters of a dispatch are NA: " + failed);
+            // The dispatch may have left a range of its own: the configuration's ranges no longer match its rows.
+            if (state->configured && state->allSubmitted) state->poisoned = "a dispatch's replay went wrong";
+            WriteRow(std::move(row), state->chip, nullptr);
+            return;
+        }
+        ++statistics_.kernels;
+        state->pending.emplace_back(std::move(row), true);
+        if (state->pending.size() >= state->capacity) FlushLocked(state);
+        return;
+    }
+    const bool userRange = state && state->rangeOpen;
+    if (state) PopRange(state);
+    if (!state || state->failed || !state->configured || !state->running || !launched) {
+        if (userRange && state->configured && state->running) {
+            state->pending.emplace_back(std::move(row), false);  // its range holds no kernel
+        } else {
+            WriteRow(std::move(row), state ? state->chip : nullptr, nullptr);
+        }
         return;
     }
     ++statistics_.kernels;
     statistics_.launchNs += NowNs() - launchStartNs_;
-    state->pending.push_back(std::move(row));
-    if (state->pending.size() >= batch_) FlushLocked(state);
+    state->pending.emplace_back(std::move(row), true);
+    if (state->pending.size() >= state->capacity) FlushLocked(state);
 }
 
 void CounterCollector::Flush(CUcontext context) {
@@ -344,18 +633,23 @@ void CounterCollector::ForgetContext(CUcontext context) {
 }
 
 void CounterCollector::FlushLocked(ContextState* state) {
-    if (!state || !state->started) return;
-    std::vector<DispatchRow> rows = std::move(state->pending);
+    if (!state || !state->configured) return;
+    std::vector<std::pair<DispatchRow, bool>> rows = std::move(state->pending);
     state->pending.clear();
-    state->started = false;
+    state->configured = false;
+    PopRange(state);
+    const bool ownReplay = state->replay == CUPTI_UserReplay && state->chip->plan.groups[0].passes > 1;
+    const std::string poisoned = state->poisoned;
+    state->poisoned.clear();
     const gpa::cuda::CuptiApi& cupti = state->profiler->cupti();
-    bool allSubmitted = false;
     gpa::Outcome stopped;
+    bool allSubmitted = state->allSubmitted;
     {
         auto lock = gpa::cuda::RangeProfiler::Lock();
-        {
+        if (state->running) {
             Timed timed(&statistics_.stopNs);
             stopped = state->profiler->Stop(&allSubmitted);
+            state->running = false;
         }
         Timed timed(&statistics_.decodeNs);
         state->profiler->FinishPendingOf(this);
@@ -363,13 +657,22 @@ void CounterCollector::FlushLocked(ContextState* state) {
     std::vector<std::string> ranges;
     gpa::Outcome problem = stopped;
     if (problem.ok() && !allSubmitted) {
-        problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, "CUPTI's kernel replay did not complete every pass");
+        problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, state->replay == CUPTI_KernelReplay
+                                                         ? "CUPTI's kernel replay did not complete every pass"
+                                                         : "CUPTI's user replay did not complete every pass");
     }
+    if (problem.ok() && !poisoned.empty()) problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, poisoned);
     if (problem.ok()) problem = state->decoded;
     if (problem.ok()) problem = gpa::cuda::CounterDataRangeNames(cupti, state->counterData, &ranges);
+    if (problem.ok() && (ownReplay || state->userRanges) && ranges.size() != rows.size()) {
+        // Each replayed dispatch is one range; any other count means the ranges cannot be matched to rows.
+        problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, "CUPTI returned " + std::to_string(ranges.size()) + " range(s) for " +
+                                                         std::to_string(rows.size()) + " replayed dispatch(es)");
+        state->oneDispatchPerConfiguration = true;
+    }
     if (!problem.ok()) {
         NoteOnce("CUDA counters of " + std::to_string(rows.size()) + " kernel(s) are NA: " + problem.reason());
-        for (DispatchRow& row : rows) WriteRow(std::move(row), state->chip, nullptr);
+        for (auto& [row, valid] : rows) WriteRow(std::move(row), state->chip, nullptr);
         return;
     }
     if (ranges.size() != rows.size()) {
@@ -378,8 +681,8 @@ void CounterCollector::FlushLocked(ContextState* state) {
     }
     const std::vector<std::string>& metrics = state->chip->plan.groups[0].metrics;
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (i >= ranges.size()) {
-            WriteRow(std::move(rows[i]), state->chip, nullptr);
+        if (i >= ranges.size() || !rows[i].second) {
+            WriteRow(std::move(rows[i].first), state->chip, nullptr);
             continue;
         }
         std::vector<double> evaluated;
@@ -390,12 +693,12 @@ void CounterCollector::FlushLocked(ContextState* state) {
         }
         if (!outcome.ok()) {
             NoteOnce("CUDA counters could not be evaluated: " + outcome.reason());
-            WriteRow(std::move(rows[i]), state->chip, nullptr);
+            WriteRow(std::move(rows[i].first), state->chip, nullptr);
             continue;
         }
         std::map<std::string, double> values;
         for (size_t m = 0; m < metrics.size() && m < evaluated.size(); ++m) values[metrics[m]] = evaluated[m];
-        WriteRow(std::move(rows[i]), state->chip, &values);
+        WriteRow(std::move(rows[i].first), state->chip, &values);
     }
 }
 

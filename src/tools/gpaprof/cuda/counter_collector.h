@@ -1,8 +1,15 @@
-// gpaprof -p on CUDA: the counters of each kernel dispatch, collected by CUPTI's range profiler in kernel
-// replay with auto ranges. CUPTI saves the memory the kernel can write before the first pass, restores it
-// before every further pass and runs the kernel once per pass inside the application's launch call, so the
-// application runs once and its results are unchanged. One range per kernel; the values are evaluated on the
-// host into GPA counters (src/backends/cuda/gpa_compute_counters) or raw NVIDIA metrics.
+// gpaprof -p on CUDA: the counters of each kernel dispatch, collected by CUPTI's range profiler with auto
+// ranges (one range per kernel, CUPTI serialises the kernels), evaluated on the host into GPA counters
+// (src/backends/cuda/gpa_compute_counters) or raw NVIDIA metrics. The application runs once and its results
+// are unchanged. Two ways to run the passes a counter set needs (GPAPROF_CUDA_REPLAY):
+//
+//   own (default)  user replay, gpaprof replays. A one-pass set needs no replay: the profiler stays started
+//                  over a batch of launches and nothing is saved. A set of several passes: gpaprof saves what
+//                  the kernel can write, runs the launch again for every pass but the last, restoring memory
+//                  before each, and the application's own launch is the last pass (launch_replayer.h). A
+//                  dispatch gpaprof cannot replay reliably falls back to CUPTI's kernel replay, with a note.
+//   cupti          kernel replay: CUPTI saves and restores device memory and runs every pass itself inside
+//                  the launch call, also for one pass (about 25 ms per kernel on an H200).
 //
 // Launches are serialised while counters are collected (the range order is the launch order). Ranges are
 // decoded `batch` kernels at a time (1: every launch writes its .csv row before it returns), and whatever is
@@ -10,6 +17,7 @@
 #pragma once
 
 #include <cuda.h>
+#include <cupti_profiler_target.h>
 
 #include <cstdint>
 #include <map>
@@ -20,6 +28,7 @@
 #include <vector>
 
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/files/profile_model.h"
 
 namespace gpaprof::cuda {
@@ -32,18 +41,26 @@ inline constexpr const char* kAchievedOccupancyCounter = "AchievedOccupancy";
 inline constexpr const char* kAchievedOccupancyMetric = "sm__warps_active.avg.pct_of_peak_sustained_active";
 inline constexpr const char* kKernelDurationMetric = "gpu__time_duration.sum";
 
+enum class ReplayMethod { Own, Cupti };
+// GPAPROF_CUDA_REPLAY: "own" or "cupti"; nullopt for anything else.
+std::optional<ReplayMethod> ParseReplayMethod(const std::string& text);
+
 class CounterCollector {
 public:
-    CounterCollector(agent::Agent* agent, std::vector<std::string> requested, uint32_t batch);
+    // `replayer` (own replay) is used for counter sets of several passes; nullptr: CUPTI's kernel replay.
+    CounterCollector(agent::Agent* agent, std::vector<std::string> requested, uint32_t batch, ReplayMethod method,
+                     LaunchReplayer* replayer);
     ~CounterCollector();
 
     // Held by the launching thread from before the launch until after it.
     std::unique_lock<std::mutex> Lock() { return std::unique_lock<std::mutex>(mutex_); }
     std::unique_lock<std::mutex> Lock(std::try_to_lock_t) { return std::unique_lock<std::mutex>(mutex_, std::try_to_lock); }
 
-    // Before a kernel launch that is profiled, on `context` (current on this thread): starts collection.
-    // False when counters cannot be collected on this context (the reason was noted once).
-    bool BeforeLaunch(CUcontext context);
+    // Before a kernel launch that is profiled, on `context` (current on this thread): starts collection and,
+    // with own replay of a multi-pass set, runs every pass but the last (the calling thread must be marked
+    // internal: the launches issued again are gpaprof's). False when counters cannot be collected on this
+    // context (the reason was noted once).
+    bool BeforeLaunch(CUcontext context, const LaunchCall& launch);
     // After it: `row` gets its Time and counter values (NA where unknown) and is written, now or when its
     // batch is decoded. `launched`: the launch call succeeded.
     void AfterLaunch(CUcontext context, bool launched, DispatchRow row);
@@ -55,11 +72,17 @@ public:
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
 
+    // Whether dispatches may be replayed by gpaprof (other threads' writes then wait at the replayer's gate).
+    bool ReplaysDispatches() const { return replayer_ != nullptr; }
+
     // Cost of collection so far (for the statistics line of GPAPROF_CUDA_STATS).
     struct Statistics {
         uint64_t kernels = 0;
+        uint64_t ownReplayed = 0;     // dispatches gpaprof replayed itself (several passes)
+        uint64_t cuptiReplayed = 0;   // dispatches CUPTI's kernel replay ran
+        uint64_t configurations = 0;  // CUPTI configurations set
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
-        uint64_t launchNs = 0;  // inside the launch calls: CUPTI's save, replay passes and restore
+        uint64_t launchNs = 0;  // inside the launch calls: saving, the passes, restoring (CUPTI's or gpaprof's)
     };
     Statistics statistics() const { return statistics_; }
 
@@ -68,6 +91,16 @@ private:
     struct ContextState;
     ChipSet* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
     ContextState* StateFor(CUcontext context);
+    // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set).
+    bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay);
+    // Own replay of a multi-pass set: every pass but the application's.
+    bool ReplayPasses(ContextState* state, const LaunchCall& launch);
+    bool Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t ranges);
+    // User ranges (user replay where auto ranges are refused): around each launch.
+    bool PushRange(ContextState* state, const std::string& name);
+    void PopRange(ContextState* state);
+    // Ends the CUPTI cycle of a dispatch that went wrong with empty passes, so that the profiler stays usable.
+    void FinishCycle(ContextState* state, uint32_t passesDone);
     void FlushLocked(ContextState* state);
     void WriteRow(DispatchRow row, const ChipSet* chip, const std::map<std::string, double>* values);
     void NoteOnce(const std::string& message);
@@ -75,6 +108,9 @@ private:
     agent::Agent* agent_;
     std::vector<std::string> requested_;
     uint32_t batch_;
+    ReplayMethod method_;
+    LaunchReplayer* replayer_;
+    bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<ChipSet>> chips_;
     std::map<CUcontext, std::unique_ptr<ContextState>> contexts_;

@@ -144,6 +144,9 @@ std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, cons
             launch.block[0] = p->blockDimX, launch.block[1] = p->blockDimY, launch.block[2] = p->blockDimZ;
             launch.dynamicSharedBytes = p->sharedMemBytes;
             launch.stream = p->hStream;
+            launch.kernelParams = p->kernelParams;
+            launch.extra = p->extra;
+            launch.perThreadStream = driverCbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
             return launch;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
@@ -154,6 +157,9 @@ std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, cons
             launch.block[0] = p->blockDimX, launch.block[1] = p->blockDimY, launch.block[2] = p->blockDimZ;
             launch.dynamicSharedBytes = p->sharedMemBytes;
             launch.stream = p->hStream;
+            launch.kernelParams = p->kernelParams;
+            launch.perThreadStream = driverCbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+            launch.cooperative = true;
             return launch;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
@@ -166,6 +172,15 @@ std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, cons
             launch.block[2] = p->config->blockDimZ;
             launch.dynamicSharedBytes = p->config->sharedMemBytes;
             launch.stream = p->config->hStream;
+            launch.kernelParams = p->kernelParams;
+            launch.extra = p->extra;
+            launch.config = p->config;
+            launch.perThreadStream = driverCbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+            for (unsigned a = 0; p->config->attrs && a < p->config->numAttrs; ++a) {
+                if (p->config->attrs[a].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && p->config->attrs[a].value.cooperative) {
+                    launch.cooperative = true;
+                }
+            }
             return launch;
         }
         default:

@@ -70,6 +70,12 @@ struct LaunchParameters {
     uint64_t block[3] = {1, 1, 1};
     uint64_t dynamicSharedBytes = 0;
     CUstream stream = nullptr;
+    // What issuing the same launch again takes (gpaprof's own replay).
+    void** kernelParams = nullptr;
+    void** extra = nullptr;
+    const CUlaunchConfig* config = nullptr;  // cuLaunchKernelEx
+    bool perThreadStream = false;            // a _ptsz form: stream 0 is the thread's default stream
+    bool cooperative = false;                // cuLaunchCooperativeKernel, or the cooperative launch attribute
 };
 std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, const void* params);
 

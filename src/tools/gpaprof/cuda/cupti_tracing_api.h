@@ -42,11 +42,23 @@ namespace gpaprof::cuda {
     X(cuCtxGetCurrent)                               \
     X(cuFuncGetAttribute)                            \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)   \
-    X(cuGetErrorName)
+    X(cuGetErrorName)                                \
+    X(cuCtxSynchronize)                              \
+    X(cuStreamSynchronize)                           \
+    X(cuLaunchKernel)                                \
+    X(cuMemAlloc_v2)                                 \
+    X(cuMemFree_v2)                                  \
+    X(cuMemcpyDtoDAsync_v2)                          \
+    X(cuModuleGetGlobal_v2)                          \
+    X(cuMemGetAddressRange_v2)                       \
+    X(cuPointerGetAttribute)
 
+// Own replay (launch_replayer.h) uses these where the driver has them.
 #define GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(X) \
     X(cuFuncGetName)                        \
-    X(cuKernelGetFunction)
+    X(cuKernelGetFunction)                  \
+    X(cuLaunchKernelEx)                     \
+    X(cuFuncGetModule)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

@@ -7,7 +7,9 @@
 //       makes on its behalf belong to the runtime call), with arguments and return value; kernels, copies
 //       and sets with device times mapped onto the CPU clock; every kernel, from every thread, stream and
 //       graph, in the kernel timestamp section; NVTX push/pop ranges and gpaprof's marker API as perf markers
-//   -p  one .csv row per kernel launch, counters collected by CUPTI's kernel replay (counter_collector.h)
+//   -p  one .csv row per kernel launch, counters collected by CUPTI's range profiler; passes run by gpaprof's
+//       own replay (launch_replayer.h, with what device_memory_map.h tracks) or CUPTI's kernel replay
+//       (counter_collector.h)
 //   -O  theoretical occupancy per launch (cuda_occupancy.h), cross-checked with the driver's calculator
 //
 // Everything goes through the shared agent (libgpaprof_agent.so): call numbering, dispatch order, filters,
@@ -28,6 +30,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -47,7 +51,11 @@
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/cuda_occupancy.h"
 #include "tools/gpaprof/cuda/cuda_records.h"
+#include "tools/gpaprof/cuda/cubin_globals.h"
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
+#include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/launch_replayer.h"
+#include "tools/gpaprof/cuda/memory_calls.h"
 
 namespace gpaprof::cuda {
 namespace {
@@ -60,6 +68,8 @@ constexpr uint32_t kActivityFlushPeriodMs = 100;  // bounds what a crash or kill
 // (about 0.15 s on an H200 for the GPA compute set), so rows are written in batches; at exit, context
 // teardown and crashes the batch in progress is decoded (GPAPROF_CUDA_COUNTER_BATCH changes the size).
 constexpr uint32_t kDefaultCounterBatch = 64;
+// With own replay a batch costs one configuration and no pass of its own: larger batches cost less.
+constexpr uint32_t kDefaultOwnReplayBatch = 256;
 constexpr const char* kCpuClockKey = "";           // device times CUPTI already gives on gpaprof's clock
 constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's own clock, calibrated
 
@@ -81,11 +91,37 @@ struct OpenCall {
     CUcontext context = nullptr;
     std::unique_lock<std::mutex> counterLock;
     DispatchRow row;
+    // Held while a call that may write device memory runs, so that it waits for a replay in progress.
+    std::shared_lock<std::shared_mutex> gate;
 };
 
 thread_local std::vector<OpenCall> t_calls;
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
 thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
+// While gpaprof replays a launch (-t): the correlation ids of the launches it issues, whose kernel records
+// are not the application's.
+thread_local std::vector<uint32_t>* t_replayLaunchIds = nullptr;
+
+bool IsDriverLaunch(uint32_t cbid) {
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool ThreadHoldsGate() {
+    for (const OpenCall& call : t_calls) {
+        if (call.gate.owns_lock()) return true;
+    }
+    return false;
+}
 
 class Internal {
 public:
@@ -138,6 +174,10 @@ private:
     void LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
     void LaunchExit(OpenCall* call, bool launched);
     void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
+    // Module loads and unloads (also while gpaprof itself calls CUDA: its calls may load modules lazily).
+    void OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
+    // Whether a driver call may write device memory while a replay restores it.
+    bool WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const;
 
     bool Excluded(const CudaApiInfo& info);
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
@@ -170,6 +210,8 @@ private:
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     std::unique_ptr<CounterCollector> collector_;
+    std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
+    std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
@@ -191,6 +233,7 @@ private:
     std::mutex enqueueMutex_;
     std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
+    std::unordered_set<uint32_t> replayLaunches_;   // -t with own replay: gpaprof's launches, not reported
     std::atomic<bool> finished_{false};
 };
 
@@ -200,7 +243,18 @@ CudaPart* CudaPart::instance_ = nullptr;
 // CUPTI entry points.
 
 void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    if (t_internal > 0) return;
+    if (t_internal > 0) {
+        // gpaprof's own calls are not traced, but modules they load lazily are needed, and -t must recognise
+        // the kernels a replay launches.
+        if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+            (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
+            if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
+        } else if (t_replayLaunchIds && domain == CUPTI_CB_DOMAIN_DRIVER_API && IsDriverLaunch(cbid)) {
+            const auto* callback = static_cast<const CUpti_CallbackData*>(data);
+            if (callback->callbackSite == CUPTI_API_ENTER) t_replayLaunchIds->push_back(callback->correlationId);
+        }
+        return;
+    }
     if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
 }
 
@@ -302,12 +356,24 @@ bool CudaPart::Initialize(std::string* problem) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
+    ReplayMethod method = ReplayMethod::Own;
     if (counters_) {
-        uint32_t batch = kDefaultCounterBatch;
+        if (const char* text = std::getenv("GPAPROF_CUDA_REPLAY"); text && *text) {
+            if (const std::optional<ReplayMethod> chosen = ParseReplayMethod(text)) {
+                method = *chosen;
+            } else {
+                agent_->Note(std::string("GPAPROF_CUDA_REPLAY=") + text + " is neither 'own' nor 'cupti'; using 'own'");
+            }
+        }
+        uint32_t batch = method == ReplayMethod::Own ? kDefaultOwnReplayBatch : kDefaultCounterBatch;
         if (const char* text = std::getenv("GPAPROF_CUDA_COUNTER_BATCH"); text && *text) {
             batch = static_cast<uint32_t>(std::max(1l, std::strtol(text, nullptr, 10)));
         }
-        collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch);
+        if (method == ReplayMethod::Own) {
+            memory_ = std::make_unique<DeviceMemoryMap>();
+            replayer_ = std::make_unique<LaunchReplayer>(api_, memory_.get());
+        }
+        collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch, method, replayer_.get());
     }
     callers_.SkipModuleOf(reinterpret_cast<const void*>(&Callback));
     callers_.SkipModuleOf(reinterpret_cast<const void*>(&Agent::Now));
@@ -351,7 +417,7 @@ bool CudaPart::Initialize(std::string* problem) {
         }
         if (api_->cuptiActivityFlushPeriod) api_->cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
         if (!cpuClock_) Calibrate();
-        if (counters_) {
+        if (counters_ && method == ReplayMethod::Cupti) {
             agent_->Note("with -p, CUPTI replays each kernel to collect its counters and its activity records carry no "
                          "kernel times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the "
                          ".csv Time column has each kernel's duration)");
@@ -398,11 +464,20 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
     if (diagEmptyCallbacks_) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         Internal internal;
-        OnResource(cbid, static_cast<const CUpti_ResourceData*>(data));
+        if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+            OnModule(cbid, static_cast<const CUpti_ResourceData*>(data));
+        } else {
+            OnResource(cbid, static_cast<const CUpti_ResourceData*>(data));
+        }
         return;
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* callback = static_cast<const CUpti_CallbackData*>(data);
+    if (memory_ && domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
+        int result = 0;
+        if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);
+        TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS);
+    }
     const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
     if (callback->callbackSite == CUPTI_API_ENTER) {
         ApiEnter(api, cbid, callback);
@@ -448,6 +523,10 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         Internal internal;
         auto lock = collector_->Lock();
         collector_->Flush(data->context);
+    }
+    // After the collector's lock, never before: a replay holds that lock while it waits for the gate.
+    if (replayer_ && domain == CudaDomain::Driver && !driverLaunch && WritesDeviceMemory(cbid, open.apiClass)) {
+        open.gate = replayer_->ShareGate();
     }
     if (open.traced) open.start = Agent::Now();
 }
@@ -523,13 +602,18 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
                             reinterpret_cast<uintptr_t>(function));
         }
     }
-    if (!(counters_ || occupancy_) || !function || t_profilingLaunch) return;
+    if (t_profilingLaunch) return;
+    if (!(counters_ || occupancy_) || !function) {
+        if (replayer_) call->gate = replayer_->ShareGate();
+        return;
+    }
     const FunctionInfo kernel = FunctionFor(function, data->symbolName);
     if (!agent_->ShouldProfileDispatch(kernel.name)) {
         if (collector_ && data->context) {
             auto lock = collector_->Lock();
             collector_->Flush(data->context);  // this kernel runs unprofiled
         }
+        if (replayer_) call->gate = replayer_->ShareGate();
         return;
     }
     DeviceInfo* device = DeviceOf(data->context);
@@ -597,7 +681,20 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     call->row = std::move(row);
     call->counterLock = collector_->Lock();
     t_profilingLaunch = true;
-    collector_->BeforeLaunch(data->context);
+    LaunchCall launchCall;
+    launchCall.cbid = cbid;
+    launchCall.params = data->functionParams;
+    launchCall.context = data->context;
+    launchCall.function = kernel.function;
+    launchCall.threadHoldsGate = ThreadHoldsGate();
+    std::vector<uint32_t> replayLaunches;
+    if (trace_) t_replayLaunchIds = &replayLaunches;
+    collector_->BeforeLaunch(data->context, launchCall);
+    t_replayLaunchIds = nullptr;
+    if (!replayLaunches.empty()) {
+        std::lock_guard<std::mutex> lock(enqueueMutex_);
+        replayLaunches_.insert(replayLaunches.begin(), replayLaunches.end());
+    }
 }
 
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
@@ -768,6 +865,38 @@ std::string CudaPart::DeviceName(uint32_t ordinal) {
     return found == devices_.end() ? "CUDA device " + std::to_string(ordinal) : found->second.name;
 }
 
+bool CudaPart::WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const {
+    if (apiClass == CudaApiClass::Memcpy || apiClass == CudaApiClass::Memset || apiClass == CudaApiClass::GraphLaunch) {
+        return true;
+    }
+    const CudaApiInfo* info = FindApi(CudaDomain::Driver, driverCbid);
+    if (!info) return false;
+    return info->name.rfind("cuStreamWriteValue", 0) == 0 || info->name.rfind("cuStreamBatchMemOp", 0) == 0 ||
+           info->name.rfind("cuMemPrefetch", 0) == 0;
+}
+
+void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
+    if (!memory_ || !data || !data->resourceDescriptor) return;
+    const auto* module = static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor);
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+        memory_->CubinUnloaded(module->moduleId);
+        return;
+    }
+    CUcontext context = data->context;
+    if (!context) api_->cuCtxGetCurrent(&context);
+    std::string problem;
+    std::optional<std::vector<CubinDataSection>> sections =
+        ReadCubinDataSections(module->pCubin, module->cubinSize, &problem);
+    if (!sections) {
+        // Its variables cannot be found: a placeholder section that is never placed makes replays of this
+        // context fall back, rather than leave them unsaved.
+        agent_->Note("the cubin of CUDA module " + std::to_string(module->moduleId) + " could not be read (" + problem +
+                     "): counters needing several passes fall back to CUPTI's kernel replay");
+        sections = std::vector<CubinDataSection>{CubinDataSection{".nv.global (unreadable cubin)", 1, {}}};
+    }
+    memory_->CubinLoaded(context, module->moduleId, std::move(*sections));
+}
+
 void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         RecordDevices();
@@ -874,8 +1003,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
     kernel.launchType = record.launchType;
     kernel.cluster[0] = record.clusterX, kernel.cluster[1] = record.clusterY, kernel.cluster[2] = record.clusterZ;
     if (counters_ && kernel.graphId == 0) {
-        // Under kernel replay a launch may be reported once per pass: one launch, one kernel line.
+        // Under kernel replay a launch may be reported once per pass: one launch, one kernel line. The
+        // launches of gpaprof's own replay are not the application's.
         std::lock_guard<std::mutex> lock(enqueueMutex_);
+        if (replayLaunches_.erase(kernel.correlationId)) return;
         if (!replayedKernels_.insert(kernel.correlationId).second) return;
     }
     const std::string deviceName = DeviceName(kernel.deviceId);
@@ -924,11 +1055,24 @@ void CudaPart::Finish() {
         if (std::getenv("GPAPROF_CUDA_STATS")) {
             const CounterCollector::Statistics s = collector_->statistics();
             std::fprintf(stderr,
-                         "gpaprof: CUDA counter statistics: %llu kernels; in the launches (save, replay passes, "
-                         "restore) %.3f ms, configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate "
-                         "%.3f ms in total\n",
-                         static_cast<unsigned long long>(s.kernels), s.launchNs / 1e6, s.configureNs / 1e6,
-                         s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6);
+                         "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
+                         "kernel replay), %llu configurations; in the launches (save, replay passes, restore) %.3f ms, "
+                         "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total\n",
+                         static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.ownReplayed),
+                         static_cast<unsigned long long>(s.cuptiReplayed), static_cast<unsigned long long>(s.configurations),
+                         s.launchNs / 1e6, s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6,
+                         s.evaluateNs / 1e6);
+            if (replayer_) {
+                const LaunchReplayer::Statistics r = replayer_->statistics();
+                std::fprintf(stderr,
+                             "gpaprof: CUDA replay statistics: %llu dispatches saved (%.1f MiB each on average), %llu "
+                             "restores, %llu launches issued again, %.1f MiB of shadow copies, %.3f ms waiting, looking "
+                             "up and saving; %zu allocations tracked\n",
+                             static_cast<unsigned long long>(r.dispatches),
+                             r.dispatches ? r.bytesSaved / 1048576.0 / r.dispatches : 0.0,
+                             static_cast<unsigned long long>(r.restores), static_cast<unsigned long long>(r.relaunches),
+                             r.shadowBytes / 1048576.0, r.beginNs / 1e6, memory_->AllocationCount());
+            }
         }
     }
     if (trace_) {

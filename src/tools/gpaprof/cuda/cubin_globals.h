@@ -1,0 +1,36 @@
+// The module-scope variables a kernel can write (__device__ globals), read from a cubin's ELF symbol table:
+// data objects in the .nv.global sections (.nv.global: zero-initialised, .nv.global.init: initialised).
+// Constant memory (.nv.constant*) cannot be written by kernels; shared and local memory do not outlive a
+// launch. gpaprof's own replay saves and restores these variables (their addresses come from
+// cuModuleGetGlobal / cuLibraryGetGlobal), because CUPTI's module-loaded callback gives the cubin but not
+// where the driver placed it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpaprof::cuda {
+
+struct CubinGlobal {
+    std::string name;     // as the symbol table has it (cuModuleGetGlobal takes this name)
+    uint64_t offset = 0;  // in its section
+    uint64_t size = 0;    // bytes
+};
+
+// One writable data section of a cubin and the variables in it. The driver places a section as one block,
+// so the address of any one variable gives the whole section (which also covers variables whose names
+// cuModuleGetGlobal does not know, such as file-scope statics).
+struct CubinDataSection {
+    std::string name;  // ".nv.global" (zero-initialised) or ".nv.global.init" (initialised)
+    uint64_t size = 0;
+    std::vector<CubinGlobal> globals;
+};
+
+// The writable data sections of an ELF cubin (those of size 0 left out); nullopt with *problem when the
+// image is not an ELF64 little-endian file or its tables are cut short.
+std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* image, size_t size, std::string* problem);
+
+}  // namespace gpaprof::cuda

@@ -1,0 +1,132 @@
+// What a kernel of a context could write, as gpaprof's own replay must save and restore it: the
+// application's live device allocations (seen through CUPTI's callbacks on the allocation and free calls of
+// the driver API; the runtime's arrive as driver calls too) and the writable data sections of its loaded
+// modules (__device__ variables: the cubin from CUPTI's module-loaded callback names them, the driver places
+// them, cuModuleGetGlobal says where).
+//
+// Memory gpaprof cannot save and restore reliably makes the context's multi-pass dispatches fall back to
+// CUPTI's kernel replay, with the reason: managed memory (migrates between host and device, also while the
+// kernel runs), host memory mapped for the device (pinned or registered: host threads can write it at any
+// time, without a CUDA call), virtual-memory mappings (cuMemMap: several addresses may alias one allocation),
+// memory imported from other processes (they write it whenever they like), CUDA arrays (kernels write them
+// through surfaces, which a linear copy does not restore), peer access (kernels may write another device's
+// memory) and graph capture in progress (a synchronisation would invalidate it).
+//
+// Plain bookkeeping without CUDA calls, so that it is testable without a GPU; thread-safe.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tools/gpaprof/cuda/cubin_globals.h"
+
+namespace gpaprof::cuda {
+
+enum class MemoryKind : uint8_t {
+    Device,          // cuMemAlloc, cuMemAllocPitch, cuMemAllocAsync, cuMemAllocFromPoolAsync
+    Managed,         // cuMemAllocManaged, __managed__ variables
+    HostPinned,      // cuMemAllocHost, cuMemHostAlloc
+    HostRegistered,  // cuMemHostRegister
+    VirtualMapped,   // cuMemMap
+    Imported,        // cuIpcOpenMemHandle, cuMemPoolImportPointer
+};
+const char* MemoryKindName(MemoryKind kind);
+
+struct MemoryRegion {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    bool operator==(const MemoryRegion& other) const { return base == other.base && size == other.size; }
+};
+
+class DeviceMemoryMap {
+public:
+    // Allocations and frees (after the call succeeded). A free names the base address; freeing memory the map
+    // does not know is ignored (it may predate gpaprof or be a library's pool).
+    void Allocated(CUcontext context, MemoryKind kind, uint64_t base, uint64_t size);
+    void Freed(uint64_t base);
+    // cuMemUnmap: every mapping inside [base, base + size).
+    void Unmapped(uint64_t base, uint64_t size);
+    void ArrayCreated(CUcontext context);
+    void ArrayDestroyed(CUcontext context);
+    void PeerAccessEnabled(CUcontext context);
+    void PeerAccessDisabled(CUcontext context);
+    void CaptureBegan();
+    void CaptureEnded();
+
+    // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections, and unloaded.
+    void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections);
+    void CubinUnloaded(uint32_t moduleId);
+    // A module handle of the context (the module of a launched kernel, a cuModuleLoad* result): its variables
+    // are looked up by name. Unloading drops what was found through it.
+    void ModuleKnown(CUcontext context, CUmodule module);
+    void ModuleUnloaded(CUmodule module);
+    // A variable whose address the application asked for itself (cuModuleGetGlobal, cuLibraryGetGlobal).
+    void GlobalSeen(CUcontext context, uint64_t base, uint64_t size);
+
+    // The lookups the caller should make (cuModuleGetGlobal(module, name), then cuMemGetAddressRange on the
+    // address) before the next Plan, each answered with LookupResult (nullopt: not found); repeat until none is
+    // left. One per (module, section) that the module has not placed yet, naming the next variable of the
+    // section not tried there (cuModuleGetGlobal does not know every name, e.g. some file-scope statics).
+    struct Lookup {
+        CUmodule module = nullptr;
+        uint32_t moduleId = 0;
+        size_t section = 0;
+        size_t global = 0;
+        std::string name;
+    };
+    struct Found {
+        uint64_t address = 0, size = 0;                 // cuModuleGetGlobal
+        uint64_t allocationBase = 0, allocationSize = 0;  // cuMemGetAddressRange of the address
+    };
+    std::vector<Lookup> PendingLookups(CUcontext context);
+    // A variable of the size the cubin gives places the section at (address - its offset), when the whole
+    // section then lies inside the driver allocation holding the variable. The same cubin loaded twice, or a
+    // variable of the same name and size in another module, may place a section more than once: every
+    // placement is saved (restoring memory the kernel did not write changes nothing).
+    void LookupResult(CUcontext context, const Lookup& lookup, std::optional<Found> found);
+
+    // What to save for a dispatch on `context`: merged regions, or why saving is not reliable.
+    struct SavePlan {
+        std::vector<MemoryRegion> regions;  // sorted, disjoint
+        uint64_t bytes = 0;
+        std::string unsafe;  // empty: the regions are everything the kernel can write
+    };
+    SavePlan Plan(CUcontext context) const;
+
+    size_t AllocationCount() const;
+
+private:
+    struct Allocation {
+        CUcontext context = nullptr;
+        MemoryKind kind = MemoryKind::Device;
+        uint64_t size = 0;
+    };
+    struct Cubin {
+        CUcontext context = nullptr;
+        std::vector<CubinDataSection> sections;
+        // Per (module handle, section): the next variable to try, and where that module placed the section.
+        std::map<std::pair<CUmodule, size_t>, size_t> nextGlobal;
+        std::map<std::pair<CUmodule, size_t>, uint64_t> placed;
+    };
+    struct ContextFacts {
+        uint32_t arrays = 0;
+        bool peerAccess = false;
+        std::set<CUmodule> modules;
+        std::vector<MemoryRegion> seenGlobals;
+    };
+
+    mutable std::mutex mutex_;
+    std::map<uint64_t, Allocation> allocations_;  // by base address
+    std::map<uint32_t, Cubin> cubins_;            // by CUPTI module id
+    std::map<CUcontext, ContextFacts> contexts_;
+    uint32_t captures_ = 0;
+};
+
+}  // namespace gpaprof::cuda

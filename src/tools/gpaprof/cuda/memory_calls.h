@@ -1,0 +1,22 @@
+// The driver calls that change what a kernel can write, applied to a DeviceMemoryMap from CUPTI's exit
+// callback of each successful call: allocations and frees of every kind, module loads and unloads, variable
+// lookups, arrays, peer access, graph capture. The runtime's calls (cudaMalloc, cudaMallocAsync,
+// cudaMallocHost, cudaMallocManaged, ...) reach the driver as these calls.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "tools/gpaprof/cuda/device_memory_map.h"
+
+namespace gpaprof::cuda {
+
+// Whether the driver call (CUPTI driver callback id) is one TrackMemoryCall handles.
+bool IsMemoryCall(uint32_t driverCbid);
+
+// Applies a finished call; `params` is CUPTI's parameter struct of the call, `context` the context it ran on.
+// Only successful calls change the map, except the end of a graph capture (which ends it either way).
+void TrackMemoryCall(DeviceMemoryMap* map, uint32_t driverCbid, const void* params, CUcontext context, bool succeeded);
+
+}  // namespace gpaprof::cuda

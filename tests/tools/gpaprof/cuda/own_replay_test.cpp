@@ -1,0 +1,346 @@
+// gpaprof's own replay without a GPU: the module variables read from a cubin built here (nvcc -cubin), what
+// the device memory map says must be saved (or why nothing can be saved reliably) after the driver calls an
+// application makes, and what a launch carries for being issued again.
+#define __CUDA_API_VERSION_INTERNAL 1  // CUPTI's driver parameter structs need the driver's own types
+
+#include <gtest/gtest.h>
+
+#include <cuda.h>
+#include <cupti_driver_cbid.h>
+#include <generated_cuda_meta.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tools/gpaprof/cuda/cubin_globals.h"
+#include "tools/gpaprof/cuda/cuda_api_table.h"
+#include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/memory_calls.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+CUcontext Context(uintptr_t value) { return reinterpret_cast<CUcontext>(value); }
+CUmodule Module(uintptr_t value) { return reinterpret_cast<CUmodule>(value); }
+
+// ---- module variables from a cubin --------------------------------------------------------------------------
+
+std::vector<char> ReadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CubinGlobals, WritableVariablesOfACubinBuiltWithNvcc) {
+#ifndef GPAPROF_TEST_CUBIN
+    GTEST_SKIP() << "nvcc was not found when this was configured, so there is no test cubin";
+#else
+    const std::vector<char> image = ReadFile(GPAPROF_TEST_CUBIN);
+    ASSERT_FALSE(image.empty()) << GPAPROF_TEST_CUBIN;
+    std::string problem;
+    const std::optional<std::vector<CubinDataSection>> sections = ReadCubinDataSections(image.data(), image.size(), &problem);
+    ASSERT_TRUE(sections) << problem;
+    std::map<std::string, CubinGlobal> globals;
+    std::map<std::string, std::string> sectionOf;
+    for (const CubinDataSection& section : *sections) {
+        uint64_t end = 0;
+        for (const CubinGlobal& global : section.globals) {
+            globals[global.name] = global;
+            sectionOf[global.name] = section.name;
+            end = std::max(end, global.offset + global.size);
+        }
+        EXPECT_LE(end, section.size) << section.name << ": every variable lies inside its section";
+    }
+    ASSERT_TRUE(globals.count("counter"));
+    EXPECT_EQ(globals["counter"].size, 4u);
+    EXPECT_EQ(sectionOf["counter"], ".nv.global");
+    ASSERT_TRUE(globals.count("table"));
+    EXPECT_EQ(globals["table"].size, 256u);
+    EXPECT_EQ(sectionOf["table"], ".nv.global.init") << "an initialised variable";
+    ASSERT_TRUE(globals.count("_ZN2ns5totalE")) << "names are the symbol table's (mangled)";
+    EXPECT_EQ(globals["_ZN2ns5totalE"].size, 8u);
+    bool hidden = false;
+    for (const auto& [name, global] : globals) hidden = hidden || (name.find("hidden") != std::string::npos && global.size == 24);
+    EXPECT_TRUE(hidden) << "the file-scope static is in the section too";
+    EXPECT_FALSE(globals.count("coefficients")) << "constant memory is not writable by kernels";
+#endif
+}
+
+TEST(CubinGlobals, ImagesThatAreNotCubinsAreRefused) {
+    std::string problem;
+    const char text[] = "not an ELF file at all";
+    EXPECT_FALSE(ReadCubinDataSections(text, sizeof text, &problem));
+    EXPECT_EQ(problem, "not an ELF image");
+    EXPECT_FALSE(ReadCubinDataSections(nullptr, 0, &problem));
+#ifdef GPAPROF_TEST_CUBIN
+    std::vector<char> image = ReadFile(GPAPROF_TEST_CUBIN);
+    ASSERT_GT(image.size(), 256u);
+    // Cut short: the section table (at the end of nvcc's cubins) is missing.
+    EXPECT_FALSE(ReadCubinDataSections(image.data(), image.size() / 2, &problem));
+    EXPECT_FALSE(problem.empty());
+    image[4] = 1;  // ELFCLASS32
+    EXPECT_FALSE(ReadCubinDataSections(image.data(), image.size(), &problem));
+    EXPECT_EQ(problem, "not a 64-bit little-endian ELF image");
+#endif
+}
+
+// ---- the device memory map ------------------------------------------------------------------------------------
+
+TEST(DeviceMemoryMap, DeviceAllocationsOfTheContextAreSavedUntilFreed) {
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+    map.Allocated(Context(1), MemoryKind::Device, 0x3000, 0x200);
+    map.Allocated(Context(2), MemoryKind::Device, 0x9000, 0x100);  // another context's
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x1000, 0x100}, {0x3000, 0x200}}));
+    EXPECT_EQ(plan.bytes, 0x300u);
+    map.Freed(0x1000);
+    map.Freed(0x5555);  // memory the map never saw: ignored
+    plan = map.Plan(Context(1));
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x3000, 0x200}}));
+    EXPECT_EQ(map.AllocationCount(), 2u);
+}
+
+TEST(DeviceMemoryMap, MemoryThatCannotBeRestoredReliablyMakesReplaysFallBack) {
+    const std::vector<std::pair<MemoryKind, std::string>> kinds = {
+        {MemoryKind::Managed, "managed memory"},
+        {MemoryKind::HostPinned, "pinned host memory"},
+        {MemoryKind::HostRegistered, "registered host memory"},
+        {MemoryKind::VirtualMapped, "cuMemMap"},
+        {MemoryKind::Imported, "another process"}};
+    for (const auto& [kind, words] : kinds) {
+        DeviceMemoryMap map;
+        map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+        map.Allocated(Context(2), kind, 0x8000, 0x100);  // in any context: such memory is reachable from all
+        const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+        EXPECT_NE(plan.unsafe.find(words), std::string::npos) << plan.unsafe;
+        EXPECT_TRUE(plan.regions.empty());
+        map.Freed(0x8000);
+        EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty()) << "freed again: replays are safe again";
+    }
+}
+
+TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
+    DeviceMemoryMap map;
+    map.ArrayCreated(Context(1));
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("CUDA arrays"), std::string::npos);
+    EXPECT_TRUE(map.Plan(Context(2)).unsafe.empty()) << "arrays belong to their context";
+    map.ArrayDestroyed(Context(1));
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+    map.PeerAccessEnabled(Context(1));
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("peer access"), std::string::npos);
+    map.PeerAccessDisabled(Context(1));
+    map.CaptureBegan();
+    EXPECT_NE(map.Plan(Context(2)).unsafe.find("capture"), std::string::npos);
+    map.CaptureEnded();
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+TEST(DeviceMemoryMap, ModuleVariablesArePlacedThroughCuModuleGetGlobal) {
+    DeviceMemoryMap map;
+    // A cubin with one section of 64 bytes: a (offset 0, 4 bytes, unknown to cuModuleGetGlobal) and b (16, 8).
+    map.CubinLoaded(Context(1), 7, {CubinDataSection{".nv.global", 64, {{"a", 0, 4}, {"b", 16, 8}}}});
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    EXPECT_NE(plan.unsafe.find("could not be located"), std::string::npos) << "not placed yet: nothing is saved";
+
+    map.ModuleKnown(Context(1), Module(0xA));
+    std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    EXPECT_EQ(lookups[0].name, "a");
+    map.LookupResult(Context(1), lookups[0], std::nullopt);  // the driver does not know "a"
+    lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    EXPECT_EQ(lookups[0].name, "b") << "the next variable of the section";
+    // b at 0x5010, in a driver allocation [0x5000, 0x5100): the section starts at 0x5000.
+    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x5010, 8, 0x5000, 0x100});
+    EXPECT_TRUE(map.PendingLookups(Context(1)).empty());
+    plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
+
+    // A variable the application looked up itself lies inside: one region.
+    map.GlobalSeen(Context(1), 0x5010, 8);
+    EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
+
+    // Unloading the module forgets where it placed the section; unloading the cubin forgets the cubin.
+    map.ModuleUnloaded(Module(0xA));
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    map.CubinUnloaded(7);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+TEST(DeviceMemoryMap, AVariableOfTheSameNameInAnotherModuleDoesNotMisplaceASection) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 1, {CubinDataSection{".nv.global", 32, {{"counter", 8, 4}}}});
+    map.ModuleKnown(Context(1), Module(0xB));
+    std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    // Another module's "counter": a different size.
+    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x7008, 8, 0x7000, 0x100});
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    // Same size, but the section would run past the driver allocation holding it.
+    map.ModuleKnown(Context(1), Module(0xC));
+    lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x9008, 4, 0x9000, 0x10});
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    // The right one.
+    map.ModuleKnown(Context(1), Module(0xD));
+    lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0xA008, 4, 0xA000, 0x20});
+    const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0xA000, 32}}));
+}
+
+TEST(DeviceMemoryMap, SectionsWithoutNamedVariablesAreNeverPlaced) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 3, {CubinDataSection{".nv.global", 16, {}}});
+    map.ModuleKnown(Context(1), Module(0xA));
+    EXPECT_TRUE(map.PendingLookups(Context(1)).empty());
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("could not be located"), std::string::npos);
+}
+
+// ---- the driver calls that feed the map ------------------------------------------------------------------------
+
+TEST(MemoryCalls, AllocationsAndFreesOfEveryKind) {
+    DeviceMemoryMap map;
+    CUdeviceptr pointer = 0x10000;
+    cuMemAlloc_v2_params alloc{&pointer, 4096};
+    ASSERT_TRUE(IsMemoryCall(CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2));
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &alloc, Context(1), true);
+    CUdeviceptr pitched = 0x20000;
+    size_t pitch = 512;
+    cuMemAllocPitch_v2_params allocPitch{&pitched, &pitch, 500, 10, 4};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, &allocPitch, Context(1), true);
+    CUdeviceptr pooled = 0x30000;
+    cuMemAllocAsync_params allocAsync{&pooled, 100, nullptr};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz, &allocAsync, Context(1), true);
+    CUdeviceptr failed = 0x40000;
+    cuMemAlloc_v2_params failedAlloc{&failed, 64};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &failedAlloc, Context(1), false);  // failed: nothing
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x10000, 4096}, {0x20000, 5120}, {0x30000, 100}}));
+
+    cuMemFreeAsync_params freeAsync{0x30000, nullptr};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync, &freeAsync, Context(1), true);
+    cuMemFree_v2_params freed{0x10000};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, &freed, Context(1), true);
+    EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x20000, 5120}}));
+
+    CUdeviceptr managed = 0x50000;
+    cuMemAllocManaged_params allocManaged{&managed, 64, CU_MEM_ATTACH_GLOBAL};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, &allocManaged, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("managed"), std::string::npos);
+    cuMemFree_v2_params freeManaged{0x50000};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, &freeManaged, Context(1), true);
+
+    void* host = reinterpret_cast<void*>(0x60000);
+    cuMemHostAlloc_params hostAlloc{&host, 64, CU_MEMHOSTALLOC_DEVICEMAP};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc, &hostAlloc, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("pinned host"), std::string::npos);
+    cuMemFreeHost_params freeHost{host};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost, &freeHost, Context(1), true);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+
+    cuMemHostRegister_v2_params registered{host, 4096, 0};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2, &registered, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("registered"), std::string::npos);
+    cuMemHostUnregister_params unregistered{host};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister, &unregistered, Context(1), true);
+
+    cuMemMap_params mapped{0x70000, 2 << 20, 0, 0, 0};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemMap, &mapped, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("cuMemMap"), std::string::npos);
+    cuMemUnmap_params unmapped{0x70000, 2 << 20};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemUnmap, &unmapped, Context(1), true);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+TEST(MemoryCalls, ModulesLookupsArraysPeersAndCaptures) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 5, {CubinDataSection{".nv.global", 16, {{"g", 0, 16}}}});
+    CUmodule module = Module(0xAB);
+    cuModuleLoadData_params load{&module, nullptr};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, &load, Context(1), true);
+    std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u) << "a loaded module's variables are looked up";
+    EXPECT_EQ(lookups[0].module, module);
+    cuModuleUnload_params unload{module};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuModuleUnload, &unload, Context(1), true);
+    EXPECT_TRUE(map.PendingLookups(Context(1)).empty());
+
+    CUdeviceptr address = 0x8000;
+    size_t bytes = 16;
+    cuModuleGetGlobal_v2_params lookup{&address, &bytes, Module(0xCD), "g"};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, &lookup, Context(1), true);
+    map.CubinUnloaded(5);
+    EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x8000, 16}}))
+        << "a variable the application looked up is saved";
+
+    CUarray array = nullptr;
+    CUDA_ARRAY_DESCRIPTOR descriptor{};
+    cuArrayCreate_v2_params createArray{&array, &descriptor};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuArrayCreate_v2, &createArray, Context(1), true);
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    cuArrayDestroy_params destroyArray{array};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuArrayDestroy, &destroyArray, Context(1), true);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+
+    cuCtxEnablePeerAccess_params peer{Context(2), 0};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess, &peer, Context(1), true);
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    cuCtxDisablePeerAccess_params noPeer{Context(2)};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess, &noPeer, Context(1), true);
+
+    cuStreamBeginCapture_v2_params begin{nullptr, CU_STREAM_CAPTURE_MODE_GLOBAL};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, &begin, Context(1), true);
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    CUgraph graph = nullptr;
+    cuStreamEndCapture_params end{nullptr, &graph};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, &end, Context(1), false);  // ends even so
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+// ---- what a launch carries for being issued again -------------------------------------------------------------
+
+TEST(LaunchParametersForReplay, KernelArgumentsStreamsAndCooperativeLaunches) {
+    void* args[1] = {nullptr};
+    cuLaunchKernel_params plain{reinterpret_cast<CUfunction>(0x1), 4, 1, 1, 128, 1, 1, 256, nullptr, args, nullptr};
+    std::optional<LaunchParameters> launch = KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, &plain);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->kernelParams, args);
+    EXPECT_TRUE(launch->perThreadStream);
+    EXPECT_FALSE(launch->cooperative);
+    EXPECT_FALSE(KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &plain)->perThreadStream);
+
+    cuLaunchCooperativeKernel_params cooperative{reinterpret_cast<CUfunction>(0x1), 4, 1, 1, 128, 1, 1, 0, nullptr, args};
+    launch = KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, &cooperative);
+    ASSERT_TRUE(launch);
+    EXPECT_TRUE(launch->cooperative);
+
+    CUlaunchAttribute attribute{};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attribute.value.cooperative = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = config.blockDimY = config.blockDimZ = 32;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    cuLaunchKernelEx_params ex{&config, reinterpret_cast<CUfunction>(0x1), args, nullptr};
+    launch = KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &ex);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->config, &config);
+    EXPECT_TRUE(launch->cooperative) << "the cooperative launch attribute";
+    attribute.value.cooperative = 0;
+    EXPECT_FALSE(KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &ex)->cooperative);
+}
+
+}  // namespace
+}  // namespace gpaprof::cuda
