@@ -28,21 +28,24 @@ constexpr const char* kBeginMarker = "clBeginPerfMarker";
 constexpr const char* kEndMarker = "clEndPerfMarker";
 constexpr const char* kEndMarkerEx = "clEndPerfMarkerEx";
 
-std::string Join(const std::vector<std::string>& fields) {
-    std::string line;
-    for (const std::string& field : fields) line += field;
-    while (!line.empty() && line.back() == ' ') line.pop_back();  // the last column needs no padding
-    return line;
+// The last column needs no padding: a line ends without spaces (those of the line begun at `begin`).
+void TrimLine(std::string* out, size_t begin) {
+    size_t end = out->size();
+    while (end > begin && (*out)[end - 1] == ' ') --end;
+    out->resize(end);
 }
 
-std::string SizeList(const std::vector<uint64_t>& values) {
-    if (values.empty()) return "{NULL}";
-    std::string text = "{";
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (i) text += ',';
-        text += std::to_string(values[i]);
+void AppendSizeList(std::string* out, const std::vector<uint64_t>& values) {
+    if (values.empty()) {
+        out->append("{NULL}");
+        return;
     }
-    return text + "}";
+    out->push_back('{');
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i) out->push_back(',');
+        AppendUnsigned(out, values[i]);
+    }
+    out->push_back('}');
 }
 
 std::optional<std::vector<uint64_t>> ParseSizeList(std::string_view text) {
@@ -59,8 +62,7 @@ std::optional<std::vector<uint64_t>> ParseSizeList(std::string_view text) {
     return values;
 }
 
-// Empty marker names and groups are written as "" so that the line keeps its fields.
-std::string MarkerText(const std::string& text) { return text.empty() ? std::string("\"\"") : EncodeSpaces(text); }
+// Empty marker names and groups are written as "" so that the line keeps its fields (AppendMarkerText).
 std::string MarkerTextBack(std::string_view text) { return text == "\"\"" ? std::string() : DecodeSpaces(text); }
 
 enum class SectionKind { ApiTrace, Timestamp, KernelTimestamp, StackTrace, PerfMarker };
@@ -120,88 +122,177 @@ std::string SectionMarker(const std::string& api, const char* section) {
     return "=====" + api + " " + section + "=====";
 }
 
-std::string FormatApiLine(const ApiCall& call) {
-    std::string line;
-    if (call.returnValue) line = OneLine(*call.returnValue) + " = ";
-    line += call.name + " ( ";
-    for (size_t i = 0; i < call.args.size(); ++i) {
-        if (i) line += ';';
-        line += OneLine(call.args[i]);
+namespace {
+
+// Each appends one line without its '\n'.
+void AppendApiLine(std::string* out, const ApiCall& call) {
+    if (call.returnValue) {
+        AppendOneLine(out, *call.returnValue);
+        out->append(" = ");
     }
-    return line + " )";
+    out->append(call.name);
+    out->append(" ( ");
+    for (size_t i = 0; i < call.args.size(); ++i) {
+        if (i) out->push_back(';');
+        AppendOneLine(out, call.args[i]);
+    }
+    out->append(" )");
 }
 
-std::string FormatTimestampLine(const ApiCall& call) {
-    std::vector<std::string> fields = {
-        PadRight(std::to_string(call.apiType), kApiTypeWidth),
-        PadRight(call.name, kApiNameWidth),
-        PadRight(std::to_string(call.start), kTimeWidth),
-        PadRight(std::to_string(call.end), kTimeWidth),
-    };
+void AppendTimestampLine(std::string* out, const ApiCall& call) {
+    const size_t begin = out->size();
+    AppendUnsignedPadRight(out, call.apiType, kApiTypeWidth);
+    AppendPadRight(out, call.name, kApiNameWidth);
+    AppendUnsignedPadRight(out, call.start, kTimeWidth);
+    AppendUnsignedPadRight(out, call.end, kTimeWidth);
     if (call.command) {
         const CommandTimes& command = *call.command;
-        fields.push_back(PadRight(std::to_string(command.commandType), kCommandTypeWidth));
-        fields.push_back(PadRight(UnderscoreSpaces(command.commandName), kCommandNameWidth));
+        AppendUnsignedPadRight(out, command.commandType, kCommandTypeWidth);
+        AppendUnderscorePadRight(out, command.commandName, kCommandNameWidth);
         for (uint64_t time : {command.queued, command.submit, command.start, command.end}) {
-            fields.push_back(PadRight(std::to_string(time), kTimeWidth));
+            AppendUnsignedPadRight(out, time, kTimeWidth);
         }
-        fields.push_back(PadRight(std::to_string(command.queueId), kIdWidth));
-        fields.push_back(PadRight(UnderscoreSpaces(command.queueHandle), kHandleWidth));
-        fields.push_back(PadRight(std::to_string(command.contextId), kIdWidth));
-        fields.push_back(PadRight(UnderscoreSpaces(command.contextHandle), kHandleWidth));
-        fields.push_back(PadRight(command.deviceName.empty() ? std::string("NA") : UnderscoreSpaces(command.deviceName),
-                                  kDeviceNameWidth));
+        AppendUnsignedPadRight(out, command.queueId, kIdWidth);
+        AppendUnderscorePadRight(out, command.queueHandle, kHandleWidth);
+        AppendUnsignedPadRight(out, command.contextId, kIdWidth);
+        AppendUnderscorePadRight(out, command.contextHandle, kHandleWidth);
+        AppendUnderscorePadRight(out, command.deviceName.empty() ? std::string_view("NA") : command.deviceName,
+                                 kDeviceNameWidth);
         if (call.kernel) {
-            fields.push_back(PadRight(UnderscoreSpaces(call.kernel->kernelHandle), kHandleWidth));
-            fields.push_back(UnderscoreSpaces(call.kernel->kernelName) + " ");
-            fields.push_back(SizeList(call.kernel->globalSize) + " ");
-            fields.push_back(SizeList(call.kernel->localSize));
+            AppendUnderscorePadRight(out, call.kernel->kernelHandle, kHandleWidth);
+            AppendUnderscoreSpaces(out, call.kernel->kernelName);
+            out->push_back(' ');
+            AppendSizeList(out, call.kernel->globalSize);
+            out->push_back(' ');
+            AppendSizeList(out, call.kernel->localSize);
         } else if (call.transferSize) {
-            fields.push_back(PadRight(std::to_string(*call.transferSize), kTransferSizeWidth));
+            AppendUnsignedPadRight(out, *call.transferSize, kTransferSizeWidth);
         }
     }
-    return Join(fields);
+    TrimLine(out, begin);
 }
 
-std::string FormatKernelTimestampLine(const KernelTimestamp& entry) {
-    std::vector<std::string> fields = {
-        PadRight(UnderscoreSpaces(entry.kernelName), kKernelNameMinWidth),
-        PadRight(UnderscoreSpaces(entry.kernelObject), kTimeWidth),
-        PadRight(std::to_string(entry.start), kTimeWidth),
-        PadRight(std::to_string(entry.end), kTimeWidth),
-        PadRight(UnderscoreSpaces(entry.agentName), kAgentNameWidth),
-        PadRight(UnderscoreSpaces(entry.agentHandle), kTimeWidth),
-        PadRight(std::to_string(entry.queueIndex), kTimeWidth),
-        PadRight(std::to_string(entry.deviceIndex), kIdWidth),
-        PadRight(UnderscoreSpaces(entry.packetType), kPacketTypeWidth),
-        PadRight(std::to_string(entry.packetId), kTimeWidth),
-        OneLine(entry.packetFields.empty() ? std::string("{}") : entry.packetFields),
-    };
-    return Join(fields);
+void AppendKernelTimestampLine(std::string* out, const KernelTimestamp& entry) {
+    const size_t begin = out->size();
+    AppendUnderscorePadRight(out, entry.kernelName, kKernelNameMinWidth);
+    AppendUnderscorePadRight(out, entry.kernelObject, kTimeWidth);
+    AppendUnsignedPadRight(out, entry.start, kTimeWidth);
+    AppendUnsignedPadRight(out, entry.end, kTimeWidth);
+    AppendUnderscorePadRight(out, entry.agentName, kAgentNameWidth);
+    AppendUnderscorePadRight(out, entry.agentHandle, kTimeWidth);
+    AppendUnsignedPadRight(out, entry.queueIndex, kTimeWidth);
+    AppendUnsignedPadRight(out, entry.deviceIndex, kIdWidth);
+    AppendUnderscorePadRight(out, entry.packetType, kPacketTypeWidth);
+    AppendUnsignedPadRight(out, entry.packetId, kTimeWidth);
+    AppendOneLine(out, entry.packetFields.empty() ? std::string_view("{}") : entry.packetFields);
+    TrimLine(out, begin);
 }
 
-std::string FormatSourceLine(const SourceLocation& location) {
-    std::string line = EncodeSpaces(location.apiName) + "\t" + EncodeSpaces(location.symbol);
+void AppendSourceLine(std::string* out, const SourceLocation& location) {
+    AppendEncodeSpaces(out, location.apiName);
+    out->push_back('\t');
+    AppendEncodeSpaces(out, location.symbol);
     if (location.line) {
-        return line + "\t" + std::to_string(*location.line) + "\t" + EncodeSpaces(location.file);
+        out->push_back('\t');
+        AppendUnsigned(out, *location.line);
+        out->push_back('\t');
+        AppendEncodeSpaces(out, location.file);
+        return;
     }
     char displacement[32];
     std::snprintf(displacement, sizeof displacement, "+0x%llX", static_cast<unsigned long long>(location.displacement));
-    return line + displacement;
+    out->append(displacement);
+}
+
+void AppendMarkerText(std::string* out, const std::string& text) {
+    if (text.empty()) {
+        out->append("\"\"");
+    } else {
+        AppendEncodeSpaces(out, text);
+    }
+}
+
+void AppendMarkerLine(std::string* out, const PerfMarker& marker) {
+    switch (marker.kind) {
+        case PerfMarker::Kind::Begin:
+            out->append(kBeginMarker);
+            out->push_back(' ');
+            AppendMarkerText(out, marker.name);
+            out->push_back(' ');
+            AppendUnsigned(out, marker.timestamp);
+            out->push_back(' ');
+            AppendMarkerText(out, marker.group);
+            return;
+        case PerfMarker::Kind::End:
+            out->append(kEndMarker);
+            out->push_back(' ');
+            AppendUnsigned(out, marker.timestamp);
+            return;
+        case PerfMarker::Kind::EndEx:
+            out->append(kEndMarkerEx);
+            out->push_back(' ');
+            AppendUnsigned(out, marker.timestamp);
+            out->push_back(' ');
+            AppendMarkerText(out, marker.name);
+            out->push_back(' ');
+            AppendMarkerText(out, marker.group);
+            return;
+    }
+}
+
+// Roughly the size of the file, so that it is written into one allocation (a little more is fine).
+size_t EstimatedSize(const AtpFile& file) {
+    size_t size = 4096;
+    for (const ApiTracePart& part : file.parts) {
+        for (const auto& thread : part.threads) {
+            for (const ApiCall& call : thread.entries) {
+                // API line: name, return value, arguments; timestamp line: fixed columns, name, command.
+                size += 2 * call.name.size() + 110;
+                if (call.returnValue) size += call.returnValue->size() + 3;
+                for (const std::string& arg : call.args) size += arg.size() + 1;
+                if (call.command) size += 240 + call.command->commandName.size() + call.command->deviceName.size();
+                if (call.kernel) size += 60 + call.kernel->kernelName.size();
+            }
+        }
+        for (const KernelTimestamp& entry : part.kernelTimestamps) {
+            size += 330 + entry.kernelName.size() + entry.agentName.size() + entry.packetFields.size();
+        }
+        for (const auto& thread : part.sourceThreads) size += thread.entries.size() * 96;
+    }
+    for (const auto& thread : file.markerThreads) size += thread.entries.size() * 64;
+    return size;
+}
+
+}  // namespace
+
+std::string FormatApiLine(const ApiCall& call) {
+    std::string line;
+    AppendApiLine(&line, call);
+    return line;
+}
+
+std::string FormatTimestampLine(const ApiCall& call) {
+    std::string line;
+    AppendTimestampLine(&line, call);
+    return line;
+}
+
+std::string FormatKernelTimestampLine(const KernelTimestamp& entry) {
+    std::string line;
+    AppendKernelTimestampLine(&line, entry);
+    return line;
+}
+
+std::string FormatSourceLine(const SourceLocation& location) {
+    std::string line;
+    AppendSourceLine(&line, location);
+    return line;
 }
 
 std::string FormatMarkerLine(const PerfMarker& marker) {
-    switch (marker.kind) {
-        case PerfMarker::Kind::Begin:
-            return std::string(kBeginMarker) + " " + MarkerText(marker.name) + " " + std::to_string(marker.timestamp) +
-                   " " + MarkerText(marker.group);
-        case PerfMarker::Kind::End:
-            return std::string(kEndMarker) + " " + std::to_string(marker.timestamp);
-        case PerfMarker::Kind::EndEx:
-            return std::string(kEndMarkerEx) + " " + std::to_string(marker.timestamp) + " " + MarkerText(marker.name) +
-                   " " + MarkerText(marker.group);
-    }
-    return {};
+    std::string line;
+    AppendMarkerLine(&line, marker);
+    return line;
 }
 
 std::vector<std::string> SplitApiArguments(std::string_view list) {
@@ -232,7 +323,9 @@ std::vector<std::string> SplitApiArguments(std::string_view list) {
     return args;
 }
 
-std::string WriteAtp(const AtpFile& file) {
+namespace {
+
+void WriteAtpTo(const AtpFile& file, TextOutput* out) {
     const SessionInfo& session = file.session;
     std::vector<std::string> lines;
     lines.push_back("TraceFileVersion=" + OneLine(file.traceFileVersion));
@@ -258,60 +351,95 @@ std::string WriteAtp(const AtpFile& file) {
     for (DeviceHeader& device : devices) device.name = OneLine(device.name);
     AppendDeviceLines(&lines, devices, "", " = ");
 
+    std::string& text = out->text;
+    if (!out->buffered()) text.reserve(EstimatedSize(file));
+    for (const std::string& line : lines) {
+        text += line;
+        text += '\n';
+    }
+    auto threadHeader = [&text](uint64_t threadId, size_t entries) {
+        AppendUnsigned(&text, threadId);
+        text.push_back('\n');
+        AppendUnsigned(&text, entries);
+        text.push_back('\n');
+    };
     for (const ApiTracePart& part : file.parts) {
         bool anyCalls = false;
         for (const auto& thread : part.threads) anyCalls = anyCalls || !thread.entries.empty();
         if (anyCalls) {
-            lines.push_back(SectionMarker(part.api, kApiTraceSection));
+            text += SectionMarker(part.api, kApiTraceSection);
+            text += '\n';
             for (const auto& thread : part.threads) {
                 if (thread.entries.empty()) continue;
-                lines.push_back(std::to_string(thread.threadId));
-                lines.push_back(std::to_string(thread.entries.size()));
-                for (const ApiCall& call : thread.entries) lines.push_back(FormatApiLine(call));
+                threadHeader(thread.threadId, thread.entries.size());
+                for (const ApiCall& call : thread.entries) {
+                    AppendApiLine(&text, call);
+                    text += '\n';
+                    out->Flush();
+                }
             }
-            lines.push_back(SectionMarker(part.api, kTimestampSection));
+            text += SectionMarker(part.api, kTimestampSection);
+            text += '\n';
             for (const auto& thread : part.threads) {
                 if (thread.entries.empty()) continue;
-                lines.push_back(std::to_string(thread.threadId));
-                lines.push_back(std::to_string(thread.entries.size()));
-                for (const ApiCall& call : thread.entries) lines.push_back(FormatTimestampLine(call));
+                threadHeader(thread.threadId, thread.entries.size());
+                for (const ApiCall& call : thread.entries) {
+                    AppendTimestampLine(&text, call);
+                    text += '\n';
+                    out->Flush();
+                }
             }
         }
         if (!part.kernelTimestamps.empty()) {
-            lines.push_back(SectionMarker(part.api, kKernelTimestampSection));
-            lines.push_back(std::to_string(part.kernelTimestamps.size()));
-            for (const KernelTimestamp& entry : part.kernelTimestamps) lines.push_back(FormatKernelTimestampLine(entry));
+            text += SectionMarker(part.api, kKernelTimestampSection);
+            text += '\n';
+            AppendUnsigned(&text, part.kernelTimestamps.size());
+            text += '\n';
+            for (const KernelTimestamp& entry : part.kernelTimestamps) {
+                AppendKernelTimestampLine(&text, entry);
+                text += '\n';
+                out->Flush();
+            }
         }
         bool anySource = false;
         for (const auto& thread : part.sourceThreads) anySource = anySource || !thread.entries.empty();
         if (anySource) {
-            lines.push_back(SectionMarker(part.api, kStackTraceSection));
+            text += SectionMarker(part.api, kStackTraceSection);
+            text += '\n';
             for (const auto& thread : part.sourceThreads) {
                 if (thread.entries.empty()) continue;
-                lines.push_back(std::to_string(thread.threadId));
-                lines.push_back(std::to_string(thread.entries.size()));
-                for (const SourceLocation& location : thread.entries) lines.push_back(FormatSourceLine(location));
+                threadHeader(thread.threadId, thread.entries.size());
+                for (const SourceLocation& location : thread.entries) {
+                    AppendSourceLine(&text, location);
+                    text += '\n';
+                    out->Flush();
+                }
             }
         }
     }
     bool anyMarkers = false;
     for (const auto& thread : file.markerThreads) anyMarkers = anyMarkers || !thread.entries.empty();
     if (anyMarkers) {
-        lines.push_back(kPerfMarkerSectionLine);
+        text += kPerfMarkerSectionLine;
+        text += '\n';
         for (const auto& thread : file.markerThreads) {
             if (thread.entries.empty()) continue;
-            lines.push_back(std::to_string(thread.threadId));
-            lines.push_back(std::to_string(thread.entries.size()));
-            for (const PerfMarker& marker : thread.entries) lines.push_back(FormatMarkerLine(marker));
+            threadHeader(thread.threadId, thread.entries.size());
+            for (const PerfMarker& marker : thread.entries) {
+                AppendMarkerLine(&text, marker);
+                text += '\n';
+                out->Flush();
+            }
         }
     }
+}
 
-    std::string text;
-    for (const std::string& line : lines) {
-        text += line;
-        text += '\n';
-    }
-    return text;
+}  // namespace
+
+std::string WriteAtp(const AtpFile& file) {
+    TextOutput out;
+    WriteAtpTo(file, &out);
+    return std::move(out.text);
 }
 
 namespace {
@@ -795,7 +923,12 @@ Parsed<AtpFile> ParseAtp(std::string_view text, ReadOptions options) {
 }
 
 bool WriteAtpFile(const std::string& path, const AtpFile& file, std::string* error) {
-    return WriteTextFile(path, WriteAtp(file), error);
+    AtomicFile output;
+    if (!output.Open(path, error)) return false;
+    TextOutput text(&output);
+    WriteAtpTo(file, &text);
+    text.FlushAll();
+    return output.Commit(error);
 }
 
 Parsed<AtpFile> ReadAtpFile(const std::string& path, ReadOptions options) {

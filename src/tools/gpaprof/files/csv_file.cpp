@@ -31,17 +31,36 @@ bool IsStatisticColumn(std::string_view name) {
     return false;
 }
 
-std::string OptionalUnsigned(const std::optional<uint64_t>& value) {
-    return value ? std::to_string(*value) : std::string("NA");
+void AppendSize(std::string* out, const WorkSize& size, int width) {
+    out->push_back('{');
+    for (int i = 0; i < 3; ++i) {
+        if (i) out->push_back(' ');
+        AppendFormatUnsigned(out, size.size[i], width);
+    }
+    out->push_back('}');
 }
 
 std::string FormatSize(const WorkSize& size, int width) {
-    std::string text = "{";
-    for (int i = 0; i < 3; ++i) {
-        if (i) text += ' ';
-        text += FormatUnsigned(size.size[i], width);
+    std::string text;
+    AppendSize(&text, size, width);
+    return text;
+}
+
+void AppendOptionalUnsigned(std::string* out, const std::optional<uint64_t>& value) {
+    if (value) {
+        AppendUnsigned(out, *value);
+    } else {
+        out->append("NA");
     }
-    return text + "}";
+}
+
+void AppendCounter(std::string* out, const CounterValue& value) {
+    switch (value.kind) {
+        case CounterValue::Kind::Integer: AppendUnsigned(out, value.integer); return;
+        case CounterValue::Kind::Float: AppendFixed(out, value.number, 12, 2); return;
+        case CounterValue::Kind::NotAvailable: break;
+    }
+    out->append("NA");
 }
 
 // "{a b c}" with one to three values.
@@ -98,7 +117,9 @@ std::string FormatCounter(const CounterValue& value) {
     return "NA";
 }
 
-std::string WriteCsv(const CsvFile& file) {
+namespace {
+
+void WriteCsvTo(const CsvFile& file, TextOutput* out) {
     const SessionInfo& session = file.session;
     std::vector<std::string> lines;
     lines.push_back("#ProfileFileVersion=" + OneLine(file.profileFileVersion));
@@ -134,34 +155,80 @@ std::string WriteCsv(const CsvFile& file) {
     const char separator = session.listSeparator;
     lines.push_back(JoinFields(columns, separator, true));
 
-    for (const DispatchRow& row : file.rows) {
-        std::vector<std::string> fields;
-        fields.push_back(OneLine(row.method));
-        fields.push_back(std::to_string(row.executionOrder));
-        fields.push_back(std::to_string(row.threadId));
-        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(OptionalUnsigned(row.callIndex));
-        fields.push_back(FormatGlobalWorkSize(row.globalWorkSize));
-        fields.push_back(FormatWorkGroupSize(row.workGroupSize));
-        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(row.timeMs ? FormatTimeMs(*row.timeMs) : std::string("NA"));
-        fields.push_back(std::to_string(row.localMemSize));
-        fields.push_back(OptionalUnsigned(row.vgprs));
-        fields.push_back(OptionalUnsigned(row.sgprs));
-        if (file.flavor == CsvFlavor::OpenCL) fields.push_back(OptionalUnsigned(row.scratchRegs));
-        if (file.hasKernelOccupancyColumn) {
-            fields.push_back(row.kernelOccupancy ? FormatFixed(*row.kernelOccupancy, 12, 2) : std::string("NA"));
-        }
-        for (size_t i = 0; i < file.counterNames.size(); ++i) {
-            fields.push_back(i < row.counters.size() ? FormatCounter(row.counters[i]) : std::string("NA"));
-        }
-        lines.push_back(JoinFields(fields, separator, true));
-    }
-
-    std::string text;
+    std::string& text = out->text;
+    if (!out->buffered()) text.reserve(4096 + file.rows.size() * (160 + 16 * file.counterNames.size()));
     for (const std::string& line : lines) {
         text += line;
         text += '\n';
     }
-    return text;
+    // Fields as JoinFields(fields, separator, true) joins them.
+    auto next = [&text, separator] {
+        text.push_back(separator);
+        text.push_back(' ');
+    };
+    for (const DispatchRow& row : file.rows) {
+        AppendOneLine(&text, row.method);
+        next();
+        AppendUnsigned(&text, row.executionOrder);
+        next();
+        AppendUnsigned(&text, row.threadId);
+        if (file.flavor == CsvFlavor::OpenCL) {
+            next();
+            AppendOptionalUnsigned(&text, row.callIndex);
+        }
+        next();
+        AppendSize(&text, row.globalWorkSize, 7);
+        next();
+        if (row.workGroupSize.specified()) {
+            AppendSize(&text, row.workGroupSize, 5);
+        } else {
+            text.append("NULL");
+        }
+        if (file.flavor == CsvFlavor::OpenCL) {
+            next();
+            if (row.timeMs) {
+                AppendFixed(&text, *row.timeMs, 15, 5);
+            } else {
+                text.append("NA");
+            }
+        }
+        next();
+        AppendUnsigned(&text, row.localMemSize);
+        next();
+        AppendOptionalUnsigned(&text, row.vgprs);
+        next();
+        AppendOptionalUnsigned(&text, row.sgprs);
+        if (file.flavor == CsvFlavor::OpenCL) {
+            next();
+            AppendOptionalUnsigned(&text, row.scratchRegs);
+        }
+        if (file.hasKernelOccupancyColumn) {
+            next();
+            if (row.kernelOccupancy) {
+                AppendFixed(&text, *row.kernelOccupancy, 12, 2);
+            } else {
+                text.append("NA");
+            }
+        }
+        for (size_t i = 0; i < file.counterNames.size(); ++i) {
+            next();
+            if (i < row.counters.size()) {
+                AppendCounter(&text, row.counters[i]);
+            } else {
+                text.append("NA");
+            }
+        }
+        text.push_back('\n');
+        out->Flush();
+    }
+}
+
+}  // namespace
+
+std::string WriteCsv(const CsvFile& file) {
+    TextOutput out;
+    WriteCsvTo(file, &out);
+    return std::move(out.text);
 }
 
 Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
@@ -358,7 +425,12 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
 }
 
 bool WriteCsvFile(const std::string& path, const CsvFile& file, std::string* error) {
-    return WriteTextFile(path, WriteCsv(file), error);
+    AtomicFile output;
+    if (!output.Open(path, error)) return false;
+    TextOutput text(&output);
+    WriteCsvTo(file, &text);
+    text.FlushAll();
+    return output.Commit(error);
 }
 
 Parsed<CsvFile> ReadCsvFile(const std::string& path, ReadOptions options) {

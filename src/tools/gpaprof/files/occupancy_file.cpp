@@ -47,15 +47,6 @@ const Column kColumns[] = {
 constexpr size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 static_assert(kColumnCount == 26, "the occupancy layout has 26 columns");
 
-// A text field must not contain the separator; it is replaced rather than breaking the row.
-std::string Field(const std::string& text, char separator) {
-    std::string field = OneLine(text);
-    for (char& c : field) {
-        if (c == separator) c = ' ';
-    }
-    return field;
-}
-
 }  // namespace
 
 const std::vector<std::string>& OccupancyColumns() {
@@ -67,10 +58,22 @@ const std::vector<std::string>& OccupancyColumns() {
     return names;
 }
 
-std::string WriteOccupancy(const OccupancyFile& file) {
+namespace {
+
+// A text field must not contain the separator; it is replaced rather than breaking the row.
+void AppendField(std::string* out, std::string_view text, char separator) {
+    const size_t begin = out->size();
+    AppendOneLine(out, text);
+    for (size_t i = begin; i < out->size(); ++i) {
+        if ((*out)[i] == separator) (*out)[i] = ' ';
+    }
+}
+
+void WriteOccupancyTo(const OccupancyFile& file, TextOutput* out) {
     const SessionInfo& session = file.session;
     const char separator = session.listSeparator;
-    std::string text;
+    std::string& text = out->text;
+    if (!out->buffered()) text.reserve(4096 + file.rows.size() * 160);
     text += "# ProfilerVersion=" + OneLine(session.profilerVersion) + "\n";
     text += "# Application=" + OneLine(session.application) + "\n";
     text += "# ApplicationArgs=" + OneLine(session.applicationArgs) + "\n";
@@ -78,28 +81,50 @@ std::string WriteOccupancy(const OccupancyFile& file) {
     text += "# KernelCount=" + std::to_string(file.rows.size()) + "\n";
     text += JoinFields(OccupancyColumns(), separator, false) + "\n";
     for (const OccupancyRow& row : file.rows) {
-        std::vector<std::string> fields;
+        bool first = true;
         for (const Column& column : kColumns) {
+            if (!first) text.push_back(separator);
+            first = false;
             switch (column.kind) {
-                case Kind::ThreadId: fields.push_back(std::to_string(row.threadId)); break;
-                case Kind::KernelName: fields.push_back(Field(row.kernelName, separator)); break;
-                case Kind::DeviceName: fields.push_back(Field(row.deviceName, separator)); break;
+                case Kind::ThreadId: AppendUnsigned(&text, row.threadId); break;
+                case Kind::KernelName: AppendField(&text, row.kernelName, separator); break;
+                case Kind::DeviceName: AppendField(&text, row.deviceName, separator); break;
                 case Kind::Unsigned: {
                     const std::optional<uint64_t>& value = row.*column.number;
-                    fields.push_back(value ? std::to_string(*value) : std::string("NA"));
+                    if (value) {
+                        AppendUnsigned(&text, *value);
+                    } else {
+                        text.append("NA");
+                    }
                     break;
                 }
                 case Kind::Percent:
-                    fields.push_back(row.occupancyPercent ? FormatFixed(*row.occupancyPercent, 0, 2) : std::string("NA"));
+                    if (row.occupancyPercent) {
+                        AppendFixed(&text, *row.occupancyPercent, 0, 2);
+                    } else {
+                        text.append("NA");
+                    }
                     break;
                 case Kind::Text:
-                    fields.push_back(row.graphicsIpVersion ? Field(*row.graphicsIpVersion, separator) : std::string("NA"));
+                    if (row.graphicsIpVersion) {
+                        AppendField(&text, *row.graphicsIpVersion, separator);
+                    } else {
+                        text.append("NA");
+                    }
                     break;
             }
         }
-        text += JoinFields(fields, separator, false) + "\n";
+        text.push_back('\n');
+        out->Flush();
     }
-    return text;
+}
+
+}  // namespace
+
+std::string WriteOccupancy(const OccupancyFile& file) {
+    TextOutput out;
+    WriteOccupancyTo(file, &out);
+    return std::move(out.text);
 }
 
 Parsed<OccupancyFile> ParseOccupancy(std::string_view text, ReadOptions options) {
@@ -230,7 +255,12 @@ Parsed<OccupancyFile> ParseOccupancy(std::string_view text, ReadOptions options)
 }
 
 bool WriteOccupancyFile(const std::string& path, const OccupancyFile& file, std::string* error) {
-    return WriteTextFile(path, WriteOccupancy(file), error);
+    AtomicFile output;
+    if (!output.Open(path, error)) return false;
+    TextOutput text(&output);
+    WriteOccupancyTo(file, &text);
+    text.FlushAll();
+    return output.Commit(error);
 }
 
 Parsed<OccupancyFile> ReadOccupancyFile(const std::string& path, ReadOptions options) {

@@ -1,11 +1,14 @@
 #include "tools/gpaprof/files/text_fields.h"
 
+#include <charconv>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <locale>
 #include <sstream>
+#include <system_error>
 
 namespace gpaprof {
 
@@ -19,7 +22,10 @@ std::string PadRight(std::string_view value, size_t width) {
     return field;
 }
 
-std::string FormatFixed(double value, int width, int precision) {
+namespace {
+
+// The slow, general form of FormatFixed: what std::to_chars cannot do (a number too long for the buffer).
+std::string FormatFixedByStream(double value, int width, int precision) {
     // snprintf honours LC_NUMERIC; a stream imbued with the classic locale never does.
     std::ostringstream stream;
     stream.imbue(std::locale::classic());
@@ -30,10 +36,109 @@ std::string FormatFixed(double value, int width, int precision) {
     return stream.str();
 }
 
+// What std::istream >> double accepts, for what std::from_chars does not take.
+std::optional<double> ParseDoubleByStream(std::string_view text) {
+    std::istringstream stream{std::string(text)};
+    stream.imbue(std::locale::classic());
+    double value = 0.0;
+    stream >> value;
+    if (stream.fail() || !stream.eof()) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+std::string FormatFixed(double value, int width, int precision) {
+    std::string text;
+    AppendFixed(&text, value, width, precision);
+    return text;
+}
+
 std::string FormatUnsigned(uint64_t value, int width) {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%*" PRIu64, width, value);
-    return buffer;
+    std::string text;
+    AppendFormatUnsigned(&text, value, width);
+    return text;
+}
+
+void AppendFixed(std::string* out, double value, int width, int precision) {
+    // std::to_chars is the exact conversion printf("%.*f") makes in the C locale, as the classic-locale stream
+    // does, without a locale or a stream. Right-aligned in `width` like the stream's field.
+    char buffer[128];
+    const std::to_chars_result result =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, precision);
+    if (result.ec != std::errc()) {
+        out->append(FormatFixedByStream(value, width, precision));
+        return;
+    }
+    const size_t length = static_cast<size_t>(result.ptr - buffer);
+    if (width > 0 && length < static_cast<size_t>(width)) out->append(static_cast<size_t>(width) - length, ' ');
+    out->append(buffer, length);
+}
+
+void AppendFormatUnsigned(std::string* out, uint64_t value, int width) {
+    char buffer[24];
+    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    const size_t length = static_cast<size_t>(result.ptr - buffer);
+    if (width > 0 && length < static_cast<size_t>(width)) out->append(static_cast<size_t>(width) - length, ' ');
+    out->append(buffer, length);
+}
+
+void AppendUnsigned(std::string* out, uint64_t value) {
+    char buffer[24];
+    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out->append(buffer, static_cast<size_t>(result.ptr - buffer));
+}
+
+void AppendPadRight(std::string* out, std::string_view value, size_t width) {
+    out->append(value);
+    if (value.size() >= width) {
+        out->push_back(' ');
+    } else {
+        out->append(width - value.size(), ' ');
+    }
+}
+
+void AppendUnsignedPadRight(std::string* out, uint64_t value, size_t width) {
+    char buffer[24];
+    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    AppendPadRight(out, std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)), width);
+}
+
+void AppendUnderscoreSpaces(std::string* out, std::string_view text) {
+    const size_t begin = out->size();
+    out->append(text);
+    for (size_t i = begin; i < out->size(); ++i) {
+        char& c = (*out)[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') c = '_';
+    }
+}
+
+void AppendUnderscorePadRight(std::string* out, std::string_view text, size_t width) {
+    AppendUnderscoreSpaces(out, text);
+    if (text.size() >= width) {
+        out->push_back(' ');
+    } else {
+        out->append(width - text.size(), ' ');
+    }
+}
+
+void AppendOneLine(std::string* out, std::string_view text) {
+    if (text.find_first_of("\n\r") == std::string_view::npos) {
+        out->append(text);
+        return;
+    }
+    for (char c : text) out->push_back(c == '\n' || c == '\r' ? ' ' : c);
+}
+
+void AppendEncodeSpaces(std::string* out, std::string_view text) {
+    if (text.find_first_of(" \t\n\r") == std::string_view::npos) {
+        out->append(text);
+        return;
+    }
+    for (char c : text) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') out->append("&nbsp;");
+        else out->push_back(c);
+    }
 }
 
 std::vector<std::string_view> SplitLines(std::string_view text) {
@@ -120,12 +225,15 @@ std::optional<double> ParseDouble(std::string_view text) {
         const bool allowed = (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
         if (!allowed) return std::nullopt;  // no "nan", "inf", hex floats or locale marks
     }
-    std::istringstream stream{std::string(text)};
-    stream.imbue(std::locale::classic());
-    double value = 0.0;
-    stream >> value;
-    if (stream.fail() || !stream.eof()) return std::nullopt;
-    return value;
+    // What std::from_chars reads whole, the classic-locale stream reads to the same double (both round
+    // correctly). Anything else (a leading '+', a number out of range, a bad number) goes to the stream,
+    // which decides as it always did.
+    if (text.front() != '+') {
+        double value = 0.0;
+        const std::from_chars_result result = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (result.ec == std::errc() && result.ptr == text.data() + text.size()) return value;
+    }
+    return ParseDoubleByStream(text);
 }
 
 std::optional<uint64_t> ParseHexOrDecimal(std::string_view text) {

@@ -54,4 +54,16 @@ std::string OneLine(std::string_view text);
 // Joins with `separator` + one space, as the .csv layout does.
 std::string JoinFields(const std::vector<std::string>& fields, char separator, bool spaceAfterSeparator);
 
+// Appending forms of the formats above, for the writers: they build a whole file in one string without a
+// temporary per field. Each appends exactly what its counterpart returns.
+void AppendUnsigned(std::string* out, uint64_t value);                      // std::to_string
+void AppendPadRight(std::string* out, std::string_view value, size_t width);  // PadRight
+void AppendUnsignedPadRight(std::string* out, uint64_t value, size_t width);  // PadRight(std::to_string)
+void AppendUnderscoreSpaces(std::string* out, std::string_view text);       // UnderscoreSpaces
+void AppendUnderscorePadRight(std::string* out, std::string_view text, size_t width);  // PadRight(UnderscoreSpaces)
+void AppendOneLine(std::string* out, std::string_view text);                // OneLine
+void AppendEncodeSpaces(std::string* out, std::string_view text);           // EncodeSpaces
+void AppendFixed(std::string* out, double value, int width, int precision); // FormatFixed
+void AppendFormatUnsigned(std::string* out, uint64_t value, int width);     // FormatUnsigned
+
 }  // namespace gpaprof

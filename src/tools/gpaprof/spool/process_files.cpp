@@ -30,17 +30,19 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     if (!times) times = &ignored;
     std::string error;
     Clock::time_point start = Clock::now();
-    std::optional<std::string> text = ReadTextFile(spoolPath, &error);
-    times->readSeconds = Since(start);
-    if (!text) {
-        files.problems.push_back(error);
-        return files;
+    {
+        MappedFile spool;
+        const bool read = spool.Open(spoolPath, &error);
+        times->readSeconds = Since(start);
+        if (!read) {
+            files.problems.push_back(error);
+            return files;
+        }
+        files.spoolRead = true;
+        start = Clock::now();
+        files.assembled = AssembleSpool(spool.text(), options, resolver);
+        times->assembleSeconds = Since(start);
     }
-    files.spoolRead = true;
-    start = Clock::now();
-    files.assembled = AssembleSpool(*text, options, resolver);
-    times->assembleSeconds = Since(start);
-    text.reset();
 
     start = Clock::now();
     const std::string directory = DirectoryOf(base);

@@ -1,5 +1,7 @@
 #include "tools/gpaprof/spool/spool_records.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 #include "tools/gpaprof/files/text_fields.h"
@@ -7,27 +9,43 @@
 namespace gpaprof::spool {
 namespace {
 
+// Appends one record's fields to `line_` (the caller's buffer): no temporary per field.
 class Writer {
 public:
-    explicit Writer(char type) : line_(1, type) {}
+    Writer(char type, std::string* line) : line_(*line) { line_.push_back(type); }
     Writer& Text(std::string_view text) {
-        line_ += '\t';
-        line_ += EscapeField(text);
+        line_.push_back('\t');
+        AppendEscaped(text);
         return *this;
     }
-    Writer& Number(uint64_t value) { return Text(std::to_string(value)); }
-    Writer& Signed(long value) { return Text(std::to_string(value)); }
-    Writer& Flag(bool value) { return Text(value ? "1" : "0"); }
+    Writer& Number(uint64_t value) {
+        line_.push_back('\t');
+        AppendUnsigned(&line_, value);
+        return *this;
+    }
+    Writer& Signed(long value) {
+        line_.push_back('\t');
+        char buffer[24];
+        const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
+        line_.append(buffer, static_cast<size_t>(result.ptr - buffer));
+        return *this;
+    }
+    Writer& Flag(bool value) {
+        line_.append(value ? "\t1" : "\t0");
+        return *this;
+    }
     Writer& Real(double value) {
+        // printf's "%.17g" in the C locale, whatever locale the profiled application set.
         char buffer[40];
-        std::snprintf(buffer, sizeof buffer, "%.17g", value);
-        return Text(buffer);
+        const std::to_chars_result result =
+            std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
+        return Text(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
     }
     Writer& Optional(const std::optional<uint64_t>& value) { return value ? Number(*value) : Text("-"); }
     Writer& Optional(const std::optional<double>& value) { return value ? Real(*value) : Text("-"); }
     Writer& OptionalText(const std::optional<std::string>& value) {
         Flag(value.has_value());
-        return Text(value.value_or(""));
+        return value ? Text(*value) : Text("");
     }
     Writer& Size(const WorkSize& size) {
         Number(size.dims);
@@ -44,66 +62,89 @@ public:
         for (uint64_t value : values) Number(value);
         return *this;
     }
-    std::string Done() { return line_ + '\n'; }
+    void Done() { line_.push_back('\n'); }
 
 private:
-    std::string line_;
+    void AppendEscaped(std::string_view text) {
+        size_t plain = 0;
+        while (plain < text.size()) {
+            const char c = text[plain];
+            if (c == '\\' || c == '\t' || c == '\n' || c == '\r') break;
+            ++plain;
+        }
+        line_.append(text.data(), plain);
+        for (size_t i = plain; i < text.size(); ++i) {
+            switch (text[i]) {
+                case '\\': line_.append("\\\\"); break;
+                case '\t': line_.append("\\t"); break;
+                case '\n': line_.append("\\n"); break;
+                case '\r': line_.append("\\r"); break;
+                default: line_.push_back(text[i]);
+            }
+        }
+    }
+
+    std::string& line_;
 };
 
+// Reads the tab-separated fields of one line in place: a field is copied (and unescaped) only when a
+// record keeps it as text.
 class Reader {
 public:
-    Reader(std::vector<std::string> fields, std::string* error) : fields_(std::move(fields)), error_(error) {}
+    // `fields`: the line after its record letter and tab; `any`: whether the line has fields at all.
+    Reader(std::string_view fields, bool any, std::string* error)
+        : all_(fields), rest_(fields), more_(any), any_(any), error_(error) {}
     bool ok() const { return ok_; }
     bool Finished() {
-        if (ok_ && next_ != fields_.size()) Fail("more fields than the record has");
+        if (ok_ && more_) Fail("more fields than the record has");
         return ok_;
     }
     std::string Text() {
-        if (!ok_) return {};
-        if (next_ >= fields_.size()) {
-            Fail("record ends early");
-            return {};
-        }
-        return fields_[next_++];
+        std::string_view raw;
+        if (!Next(&raw)) return {};
+        return Unescaped(raw);
     }
     uint64_t Number() {
-        const std::string text = Text();
-        if (!ok_) return 0;
+        std::string_view raw;
+        if (!Next(&raw)) return 0;
+        std::string unescaped;
+        const std::string_view text = Plain(raw, &unescaped);
         std::optional<uint64_t> value = ParseUnsigned(text);
-        if (!value) Fail("'" + text + "' is not a number");
+        if (!value) Fail("'" + std::string(text) + "' is not a number");
         return value.value_or(0);
     }
     long Signed() {
-        const std::string text = Text();
-        if (!ok_) return 0;
+        std::string_view raw;
+        if (!Next(&raw)) return 0;
+        std::string unescaped;
+        const std::string_view text = Plain(raw, &unescaped);
         std::optional<int64_t> value = ParseSigned(text);
-        if (!value) Fail("'" + text + "' is not a number");
+        if (!value) Fail("'" + std::string(text) + "' is not a number");
         return static_cast<long>(value.value_or(0));
     }
     bool Flag() {
-        const std::string text = Text();
-        if (ok_ && text != "0" && text != "1") Fail("'" + text + "' is not 0 or 1");
+        std::string_view raw;
+        if (!Next(&raw)) return false;
+        std::string unescaped;
+        const std::string_view text = Plain(raw, &unescaped);
+        if (text != "0" && text != "1") Fail("'" + std::string(text) + "' is not 0 or 1");
         return text == "1";
     }
     double Real() {
-        const std::string text = Text();
-        if (!ok_) return 0.0;
+        std::string_view raw;
+        if (!Next(&raw)) return 0.0;
+        std::string unescaped;
+        const std::string_view text = Plain(raw, &unescaped);
         std::optional<double> value = ParseDouble(text);
-        if (!value) Fail("'" + text + "' is not a number");
+        if (!value) Fail("'" + std::string(text) + "' is not a number");
         return value.value_or(0.0);
     }
     std::optional<uint64_t> OptionalNumber() {
-        if (ok_ && next_ < fields_.size() && fields_[next_] == "-") {
-            ++next_;
-            return std::nullopt;
-        }
+        if (NextIsDash()) return std::nullopt;
         return Number();
     }
     std::optional<double> OptionalReal() {
-        if (ok_ && next_ < fields_.size() && fields_[next_] == "-") {
-            ++next_;
-            return std::nullopt;
-        }
+        if (NextIsDash()) return std::nullopt;
         return Real();
     }
     std::optional<std::string> OptionalText() {
@@ -123,14 +164,16 @@ public:
     std::vector<std::string> List() {
         const uint64_t count = Number();
         std::vector<std::string> values;
-        if (ok_ && count > fields_.size()) Fail("list longer than the record");
+        if (ok_ && count > FieldCount()) Fail("list longer than the record");
+        if (ok_) values.reserve(static_cast<size_t>(count));
         for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(Text());
         return values;
     }
     std::vector<uint64_t> Numbers() {
         const uint64_t count = Number();
         std::vector<uint64_t> values;
-        if (ok_ && count > fields_.size()) Fail("list longer than the record");
+        if (ok_ && count > FieldCount()) Fail("list longer than the record");
+        if (ok_) values.reserve(static_cast<size_t>(count));
         for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(Number());
         return values;
     }
@@ -140,9 +183,57 @@ public:
     }
 
 private:
-    std::vector<std::string> fields_;
+    // The next field, unescaped nowhere yet; false (and the record failed) when there is none.
+    bool Next(std::string_view* field) {
+        if (!ok_) return false;
+        if (!more_) {
+            Fail("record ends early");
+            return false;
+        }
+        const size_t tab = rest_.find('\t');
+        if (tab == std::string_view::npos) {
+            *field = rest_;
+            more_ = false;
+        } else {
+            *field = rest_.substr(0, tab);
+            rest_.remove_prefix(tab + 1);
+        }
+        return true;
+    }
+    // Takes the next field when it is "-" (an absent optional number).
+    bool NextIsDash() {
+        if (!ok_ || !more_) return false;
+        const size_t tab = rest_.find('\t');
+        const std::string_view raw = rest_.substr(0, tab);
+        std::string unescaped;
+        if (Plain(raw, &unescaped) != "-") return false;
+        if (tab == std::string_view::npos) {
+            more_ = false;
+        } else {
+            rest_.remove_prefix(tab + 1);
+        }
+        return true;
+    }
+    static std::string Unescaped(std::string_view raw) {
+        return raw.find('\\') == std::string_view::npos ? std::string(raw) : UnescapeField(raw);
+    }
+    // A field as text: the raw characters unless it has escapes.
+    static std::string_view Plain(std::string_view raw, std::string* storage) {
+        if (raw.find('\\') == std::string_view::npos) return raw;
+        *storage = UnescapeField(raw);
+        return *storage;
+    }
+    // How many fields the whole record has.
+    size_t FieldCount() const {
+        if (!any_) return 0;
+        return 1 + static_cast<size_t>(std::count(all_.begin(), all_.end(), '\t'));
+    }
+
+    std::string_view all_;
+    std::string_view rest_;
+    bool more_;
+    bool any_;
     std::string* error_;
-    size_t next_ = 0;
     bool ok_ = true;
 };
 
@@ -170,25 +261,27 @@ ApiCall DecodeCall(Reader& r) {
 }
 
 struct Encoder {
-    std::string operator()(const ProcessRecord& p) const {
-        return Writer('P').Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
+    std::string* out;
+
+    void operator()(const ProcessRecord& p) const {
+        Writer('P', out).Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
             .Text(p.workingDirectory).Text(p.outputBase).Number(p.startNs).Done();
     }
-    std::string operator()(const DeviceRecord& d) const {
+    void operator()(const DeviceRecord& d) const {
         const DeviceHeader& h = d.header;
-        return Writer('D').Text(d.key).Text(h.name).Text(h.platformVendor).Text(h.platformName).Text(h.platformVersion)
+        Writer('D', out).Text(d.key).Text(h.name).Text(h.platformVendor).Text(h.platformName).Text(h.platformVersion)
             .Text(h.driverVersion).Text(h.runtimeVersion).Number(h.appAddressBits).OptionalText(h.boardName)
             .OptionalText(h.pcieDeviceId).Done();
     }
-    std::string operator()(const CounterListRecord& l) const { return Writer('L').Text(l.api).List(l.names).Done(); }
-    std::string operator()(const CallRecord& a) const {
-        Writer w('A');
+    void operator()(const CounterListRecord& l) const { Writer('L', out).Text(l.api).List(l.names).Done(); }
+    void operator()(const CallRecord& a) const {
+        Writer w('A', out);
         w.Text(a.part).Number(a.threadId).Number(a.index);
         EncodeCall(w, a.call);
-        return w.Done();
+        w.Done();
     }
-    std::string operator()(const CommandRecord& e) const {
-        Writer w('E');
+    void operator()(const CommandRecord& e) const {
+        Writer w('E', out);
         w.Text(e.part).Number(e.threadId).Number(e.index).Text(e.deviceKey).Number(e.command.commandType)
             .Text(e.command.commandName).Number(e.command.queueId).Text(e.command.queueHandle).Number(e.command.contextId)
             .Text(e.command.contextHandle).Text(e.command.deviceName).Flag(e.kernel.has_value());
@@ -196,18 +289,18 @@ struct Encoder {
             w.Text(e.kernel->kernelHandle).Text(e.kernel->kernelName).Numbers(e.kernel->globalSize).Numbers(e.kernel->localSize);
         }
         w.Optional(e.transferSize);
-        return w.Done();
+        w.Done();
     }
-    std::string operator()(const TimesRecord& t) const {
-        return Writer('T').Text(t.part).Number(t.threadId).Number(t.index).Text(t.deviceKey).Number(t.queued)
+    void operator()(const TimesRecord& t) const {
+        Writer('T', out).Text(t.part).Number(t.threadId).Number(t.index).Text(t.deviceKey).Number(t.queued)
             .Number(t.submit).Number(t.start).Number(t.end).Done();
     }
-    std::string operator()(const CalibrationRecord& c) const {
-        return Writer('C').Text(c.deviceKey).Number(c.cpuBefore).Number(c.cpuAfter).Number(c.deviceTime).Done();
+    void operator()(const CalibrationRecord& c) const {
+        Writer('C', out).Text(c.deviceKey).Number(c.cpuBefore).Number(c.cpuAfter).Number(c.deviceTime).Done();
     }
-    std::string operator()(const DispatchRecord& k) const {
+    void operator()(const DispatchRecord& k) const {
         const DispatchRow& row = k.row;
-        Writer w('K');
+        Writer w('K', out);
         w.Text(k.api).Text(row.method).Number(row.executionOrder).Number(row.threadId).Optional(row.callIndex)
             .Size(row.globalWorkSize).Size(row.workGroupSize).Optional(row.timeMs).Number(row.localMemSize)
             .Optional(row.vgprs).Optional(row.sgprs).Optional(row.scratchRegs).Optional(row.kernelOccupancy)
@@ -215,11 +308,11 @@ struct Encoder {
         for (const CounterValue& counter : row.counters) {
             w.Text(counter.name).Number(static_cast<uint64_t>(counter.kind)).Number(counter.integer).Real(counter.number);
         }
-        return w.Done();
+        w.Done();
     }
-    std::string operator()(const OccupancyRecord& o) const {
+    void operator()(const OccupancyRecord& o) const {
         const OccupancyRow& r = o.row;
-        Writer w('O');
+        Writer w('O', out);
         w.Number(o.executionOrder).Number(r.threadId).Text(r.kernelName).Text(r.deviceName);
         for (const std::optional<uint64_t>* value :
              {&r.computeUnits, &r.maxWavesPerComputeUnit, &r.maxWorkGroupsPerComputeUnit, &r.maxVgprs, &r.maxSgprs,
@@ -229,24 +322,24 @@ struct Encoder {
             w.Optional(*value);
         }
         w.Optional(r.occupancyPercent).OptionalText(r.graphicsIpVersion).Optional(r.simdsPerComputeUnit);
-        return w.Done();
+        w.Done();
     }
-    std::string operator()(const MarkerRecord& m) const {
-        return Writer('M').Number(m.threadId).Number(static_cast<uint64_t>(m.marker.kind)).Number(m.marker.timestamp)
+    void operator()(const MarkerRecord& m) const {
+        Writer('M', out).Number(m.threadId).Number(static_cast<uint64_t>(m.marker.kind)).Number(m.marker.timestamp)
             .Text(m.marker.name).Text(m.marker.group).Done();
     }
-    std::string operator()(const SourceRecord& s) const {
-        return Writer('S').Text(s.part).Number(s.threadId).Number(s.index).Text(s.apiName).Text(s.module)
+    void operator()(const SourceRecord& s) const {
+        Writer('S', out).Text(s.part).Number(s.threadId).Number(s.index).Text(s.apiName).Text(s.module)
             .Number(s.address).Number(s.moduleBase).Text(s.symbol).Number(s.symbolAddress).Done();
     }
-    std::string operator()(const KernelTimestampRecord& q) const {
+    void operator()(const KernelTimestampRecord& q) const {
         const KernelTimestamp& k = q.entry;
-        return Writer('Q').Text(q.part).Text(q.deviceKey).Text(k.kernelName).Text(k.kernelObject).Number(k.start)
+        Writer('Q', out).Text(q.part).Text(q.deviceKey).Text(k.kernelName).Text(k.kernelObject).Number(k.start)
             .Number(k.end).Text(k.agentName).Text(k.agentHandle).Number(k.queueIndex).Number(k.deviceIndex)
             .Text(k.packetType).Number(k.packetId).Text(k.packetFields).Done();
     }
-    std::string operator()(const EventRecord& x) const { return Writer('X').Text(x.kind).List(x.values).Done(); }
-    std::string operator()(const NoteRecord& n) const { return Writer('N').Text(n.message).Done(); }
+    void operator()(const EventRecord& x) const { Writer('X', out).Text(x.kind).List(x.values).Done(); }
+    void operator()(const NoteRecord& n) const { Writer('N', out).Text(n.message).Done(); }
 };
 
 std::optional<Record> DecodeFields(char type, Reader& r) {
@@ -479,7 +572,13 @@ std::string UnescapeField(std::string_view text) {
     return plain;
 }
 
-std::string Encode(const Record& record) { return std::visit(Encoder{}, record); }
+std::string Encode(const Record& record) {
+    std::string line;
+    EncodeTo(record, &line);
+    return line;
+}
+
+void EncodeTo(const Record& record, std::string* out) { std::visit(Encoder{out}, record); }
 
 std::optional<Record> Decode(std::string_view line, std::string* error) {
     if (line.size() < 1) {
@@ -487,15 +586,11 @@ std::optional<Record> Decode(std::string_view line, std::string* error) {
         return std::nullopt;
     }
     const char type = line[0];
-    std::vector<std::string> fields;
-    if (line.size() > 1) {
-        if (line[1] != '\t') {
-            *error = "record letter not followed by a tab";
-            return std::nullopt;
-        }
-        for (std::string_view field : SplitOn(line.substr(2), '\t')) fields.push_back(UnescapeField(field));
+    if (line.size() > 1 && line[1] != '\t') {
+        *error = "record letter not followed by a tab";
+        return std::nullopt;
     }
-    Reader reader(std::move(fields), error);
+    Reader reader(line.size() > 1 ? line.substr(2) : std::string_view(), line.size() > 1, error);
     return DecodeFields(type, reader);
 }
 

@@ -132,6 +132,8 @@ using Record = std::variant<ProcessRecord, DeviceRecord, CounterListRecord, Call
 
 // One line, with its final '\n'.
 std::string Encode(const Record& record);
+// Appends that line to `out` (several records in one buffer, no temporary).
+void EncodeTo(const Record& record, std::string* out);
 // One line without its '\n'; nullopt with the reason when it is not a record.
 std::optional<Record> Decode(std::string_view line, std::string* error);
 
