@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "spool_assembly_synthetic.h"
@@ -136,29 +137,57 @@ int main(int argc, char** argv) {
     const size_t spoolBytes = text->size();
     text.reset();
 
-    std::vector<double> read, assemble, write, total;
-    gpaprof::ProcessFiles files;
+    // Each repeat runs in a fresh process, as gpaprof assembles each spool once in a fresh process: no heap
+    // memory left over from an earlier repeat, every page touched for the first time.
+    std::vector<double> readTimes, assembleTimes, writeTimes, total;
     const std::string base = outDirectory + "/trace";
     for (int r = 0; r < repeats; ++r) {
-        gpaprof::ProcessFilesTimes times;
-        const auto started = std::chrono::steady_clock::now();
-        files = gpaprof::WriteProcessFiles(spoolPath, base, assembly, nullptr, &times);
-        total.push_back(Seconds(started));
-        read.push_back(times.readSeconds);
-        assemble.push_back(times.assembleSeconds);
-        write.push_back(times.writeSeconds);
-        if (!files.problems.empty()) {
-            for (const std::string& problem : files.problems) std::fprintf(stderr, "%s\n", problem.c_str());
+        int report[2];
+        if (pipe(report) != 0) {
+            std::perror("pipe");
             return 1;
         }
+        const pid_t child = fork();
+        if (child == 0) {
+            close(report[0]);
+            gpaprof::ProcessFilesTimes times;
+            const auto started = std::chrono::steady_clock::now();
+            std::vector<std::string> problems;
+            {
+                gpaprof::ProcessFiles files = gpaprof::WriteProcessFiles(spoolPath, base, assembly, nullptr, &times);
+                problems = files.problems;
+            }  // freed, as gpaprof frees it before the next spool
+            double result[4] = {times.readSeconds, times.assembleSeconds, times.writeSeconds, Seconds(started)};
+            for (const std::string& problem : problems) std::fprintf(stderr, "%s\n", problem.c_str());
+            const bool good = problems.empty() && write(report[1], result, sizeof result) == sizeof result;
+            std::_Exit(good ? 0 : 1);
+        }
+        close(report[1]);
+        double result[4] = {};
+        const bool got = read(report[0], result, sizeof result) == sizeof result;
+        close(report[0]);
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            std::fprintf(stderr, "spool_assembly: the measuring process failed\n");
+            return 1;
+        }
+        readTimes.push_back(result[0]);
+        assembleTimes.push_back(result[1]);
+        writeTimes.push_back(result[2]);
+        total.push_back(result[3]);
+    }
+    std::vector<std::string> written;
+    for (const char* extension : {".atp", ".csv", ".occupancy"}) {
+        if (access((base + extension).c_str(), F_OK) == 0) written.push_back(base + extension);
     }
     const double seconds = Median(total);
     std::printf("spool_assembly: %s, %zu records, %.1f MB, modes %s%s, median of %d: read %.4f s, assemble %.4f s, "
                 "write %.4f s, total %.4f s = %.0f records/s\n",
                 spoolPath.c_str(), records, static_cast<double>(spoolBytes) / 1e6, modes.c_str(),
-                synthetic.symbols ? " --sym" : "", repeats, Median(read), Median(assemble), Median(write), seconds,
+                synthetic.symbols ? " --sym" : "", repeats, Median(readTimes), Median(assembleTimes), Median(writeTimes), seconds,
                 static_cast<double>(records) / seconds);
-    for (const std::string& path : files.written) {
+    for (const std::string& path : written) {
         std::optional<std::string> content = gpaprof::ReadTextFile(path, &error);
         if (!content) continue;
         std::printf("  %s: %zu bytes, fnv1a %016" PRIx64 "\n", path.substr(path.rfind('/') + 1).c_str(), content->size(),
@@ -166,7 +195,7 @@ int main(int argc, char** argv) {
     }
     if (temporarySpool && saveSpool.empty()) unlink(spoolPath.c_str());
     if (outDirectory == temporaryDirectory) {
-        for (const std::string& path : files.written) unlink(path.c_str());
+        for (const std::string& path : written) unlink(path.c_str());
     }
     rmdir(temporaryDirectory);
     return 0;

@@ -123,15 +123,18 @@ void AppendUnderscorePadRight(std::string* out, std::string_view text, size_t wi
 }
 
 void AppendOneLine(std::string* out, std::string_view text) {
-    if (text.find_first_of("\n\r") == std::string_view::npos) {
-        out->append(text);
-        return;
+    const size_t begin = out->size();
+    out->append(text);
+    for (size_t i = begin; i < out->size(); ++i) {
+        char& c = (*out)[i];
+        if (c == '\n' || c == '\r') c = ' ';
     }
-    for (char c : text) out->push_back(c == '\n' || c == '\r' ? ' ' : c);
 }
 
 void AppendEncodeSpaces(std::string* out, std::string_view text) {
-    if (text.find_first_of(" \t\n\r") == std::string_view::npos) {
+    bool plain = true;
+    for (char c : text) plain = plain && c != ' ' && c != '\t' && c != '\n' && c != '\r';
+    if (plain) {
         out->append(text);
         return;
     }

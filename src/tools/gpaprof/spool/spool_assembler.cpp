@@ -1,6 +1,7 @@
 #include "tools/gpaprof/spool/spool_assembler.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -48,8 +49,29 @@ struct Collected {
     std::vector<Note> notes;
 };
 
+// Room for the records of `text`, counted by their letters: no vector grows (and moves its records) while
+// the stretch is decoded.
+void Reserve(std::string_view text, Collected* out) {
+    size_t counts[256] = {};
+    for (size_t begin = 0; begin < text.size();) {
+        ++counts[static_cast<unsigned char>(text[begin])];
+        const void* newline = std::memchr(text.data() + begin, '\n', text.size() - begin);
+        if (!newline) break;
+        begin = static_cast<size_t>(static_cast<const char*>(newline) - text.data()) + 1;
+    }
+    out->calls.reserve(counts[static_cast<unsigned char>('A')]);
+    out->commands.reserve(counts[static_cast<unsigned char>('E')]);
+    out->times.reserve(counts[static_cast<unsigned char>('T')]);
+    out->dispatches.reserve(counts[static_cast<unsigned char>('K')]);
+    out->occupancy.reserve(counts[static_cast<unsigned char>('O')]);
+    out->markers.reserve(counts[static_cast<unsigned char>('M')]);
+    out->sources.reserve(counts[static_cast<unsigned char>('S')]);
+    out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')]);
+}
+
 // Decodes the complete lines of `text` (each ends with '\n').
 void Collect(std::string_view text, Collected* out) {
+    Reserve(text, out);
     size_t begin = 0;
     std::string error;
     while (begin < text.size()) {
@@ -137,6 +159,18 @@ Collected CollectSpool(std::string_view spoolText) {
     for (std::thread& worker : workers) worker.join();
 
     Collected all = std::move(parts[0]);
+    auto reserve = [&parts](auto member, auto* into) {
+        size_t total = 0;
+        for (Collected& part : parts) total += (part.*member).size();
+        into->reserve(total);
+    };
+    reserve(&Collected::calls, &all.calls);
+    reserve(&Collected::commands, &all.commands);
+    reserve(&Collected::times, &all.times);
+    reserve(&Collected::dispatches, &all.dispatches);
+    reserve(&Collected::occupancy, &all.occupancy);
+    reserve(&Collected::sources, &all.sources);
+    reserve(&Collected::kernelTimestamps, &all.kernelTimestamps);
     for (size_t i = 1; i < parts.size(); ++i) {
         Collected& part = parts[i];
         for (Collected::Note& note : part.notes) {

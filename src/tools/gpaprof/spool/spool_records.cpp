@@ -88,12 +88,18 @@ private:
 };
 
 // Reads the tab-separated fields of one line in place: a field is copied (and unescaped) only when a
-// record keeps it as text.
+// record keeps it as text. Most lines have no escape at all, which is checked once per line.
 class Reader {
 public:
     // `fields`: the line after its record letter and tab; `any`: whether the line has fields at all.
     Reader(std::string_view fields, bool any, std::string* error)
-        : all_(fields), rest_(fields), more_(any), any_(any), error_(error) {}
+        : all_(fields),
+          next_(fields.data()),
+          end_(fields.data() + fields.size()),
+          more_(any),
+          any_(any),
+          escapes_(fields.find('\\') != std::string_view::npos),
+          error_(error) {}
     bool ok() const { return ok_; }
     bool Finished() {
         if (ok_ && more_) Fail("more fields than the record has");
@@ -102,9 +108,24 @@ public:
     std::string Text() {
         std::string_view raw;
         if (!Next(&raw)) return {};
-        return Unescaped(raw);
+        return escapes_ ? UnescapeField(raw) : std::string(raw);
     }
     uint64_t Number() {
+        if (ok_ && more_ && !escapes_) {
+            // The common case: digits up to the next tab or the end.
+            const char* p = next_;
+            uint64_t value = 0;
+            int digits = 0;
+            while (p < end_ && *p >= '0' && *p <= '9' && digits < 19) {
+                value = value * 10 + static_cast<uint64_t>(*p - '0');
+                ++p;
+                ++digits;
+            }
+            if (digits > 0 && (p == end_ || *p == '\t')) {
+                Advance(p);
+                return value;
+            }
+        }
         std::string_view raw;
         if (!Next(&raw)) return 0;
         std::string unescaped;
@@ -183,56 +204,63 @@ public:
     }
 
 private:
-    // The next field, unescaped nowhere yet; false (and the record failed) when there is none.
+    // Where the field starting at next_ ends (a tab or the end of the line).
+    const char* FieldEnd() const {
+        const char* p = next_;
+        while (p < end_ && *p != '\t') ++p;
+        return p;
+    }
+    // Moves past the field that ends at `fieldEnd`.
+    void Advance(const char* fieldEnd) {
+        if (fieldEnd == end_) {
+            more_ = false;
+            next_ = end_;
+        } else {
+            next_ = fieldEnd + 1;
+        }
+    }
+    // The next field, raw; false (and the record failed) when there is none.
     bool Next(std::string_view* field) {
         if (!ok_) return false;
         if (!more_) {
             Fail("record ends early");
             return false;
         }
-        const size_t tab = rest_.find('\t');
-        if (tab == std::string_view::npos) {
-            *field = rest_;
-            more_ = false;
-        } else {
-            *field = rest_.substr(0, tab);
-            rest_.remove_prefix(tab + 1);
-        }
+        const char* fieldEnd = FieldEnd();
+        *field = std::string_view(next_, static_cast<size_t>(fieldEnd - next_));
+        Advance(fieldEnd);
         return true;
     }
     // Takes the next field when it is "-" (an absent optional number).
     bool NextIsDash() {
         if (!ok_ || !more_) return false;
-        const size_t tab = rest_.find('\t');
-        const std::string_view raw = rest_.substr(0, tab);
+        const char* fieldEnd = FieldEnd();
+        const std::string_view raw(next_, static_cast<size_t>(fieldEnd - next_));
         std::string unescaped;
         if (Plain(raw, &unescaped) != "-") return false;
-        if (tab == std::string_view::npos) {
-            more_ = false;
-        } else {
-            rest_.remove_prefix(tab + 1);
-        }
+        Advance(fieldEnd);
         return true;
     }
-    static std::string Unescaped(std::string_view raw) {
-        return raw.find('\\') == std::string_view::npos ? std::string(raw) : UnescapeField(raw);
-    }
     // A field as text: the raw characters unless it has escapes.
-    static std::string_view Plain(std::string_view raw, std::string* storage) {
-        if (raw.find('\\') == std::string_view::npos) return raw;
+    std::string_view Plain(std::string_view raw, std::string* storage) const {
+        if (!escapes_ || raw.find('\\') == std::string_view::npos) return raw;
         *storage = UnescapeField(raw);
         return *storage;
     }
     // How many fields the whole record has.
-    size_t FieldCount() const {
+    size_t FieldCount() {
         if (!any_) return 0;
-        return 1 + static_cast<size_t>(std::count(all_.begin(), all_.end(), '\t'));
+        if (!fieldCount_) fieldCount_ = 1 + static_cast<size_t>(std::count(all_.begin(), all_.end(), '\t'));
+        return fieldCount_;
     }
 
     std::string_view all_;
-    std::string_view rest_;
+    const char* next_;
+    const char* end_;
     bool more_;
     bool any_;
+    bool escapes_;
+    size_t fieldCount_ = 0;
     std::string* error_;
     bool ok_ = true;
 };
