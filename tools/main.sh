@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's main job: builds OpenGPA, then profiles a bundled application with gpaprof (counters,
-# API trace and occupancy in one run) and turns the trace into an HTML report and a Perfetto timeline.
+# API trace and occupancy in one run, plus the HTML report and the Perfetto timeline of that trace).
 # On a machine with an NVIDIA GPU it profiles the CUDA sample; otherwise the OpenCL sample on the default
 # OpenCL device (PoCL on the CPU).
 # Usage: tools/main.sh [output-directory]   (default: out)
@@ -20,12 +20,8 @@ else
 fi
 out="$outdir/image_pipeline"
 echo
-echo "== gpaprof -t -p -O -o $out -- ${app[*]}"
-"$build/bin/gpaprof" -t -p -O -o "$out" -- "${app[@]}"
-
-echo
-echo "== report"
-"$build/bin/gpaprof-report" --html "$out.html" --perfetto "$out.json" "$out.atp" "$out.csv" "$out.occupancy"
+echo "== gpaprof -t -p -O -T --perfetto -o $out -- ${app[*]}"
+"$build/bin/gpaprof" -t -p -O -T --perfetto -o "$out" -- "${app[@]}"
 
 echo
 echo "== counters per dispatch ($out.csv, first rows)"
