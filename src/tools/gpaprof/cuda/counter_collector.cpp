@@ -99,6 +99,17 @@ struct CounterCollector::ContextState {
     // Launched kernels whose ranges are not decoded yet; false: a range without a kernel (a failed launch in a
     // user range), NA.
     std::vector<std::pair<DispatchRow, bool>> pending;
+    // Deferred own replay: the configuration's first pass runs the application's launches of a batch; the
+    // other passes run when the batch ends, over what these kept (parallel to `pending`).
+    struct Deferred {
+        LaunchCopy launch;
+        Snapshot snapshot;
+        std::string rangeName;
+        bool launched = true;
+    };
+    bool deferredBatch = false;
+    std::vector<Deferred> deferred;
+    std::optional<Deferred> current;  // between BeforeLaunch and AfterLaunch
     gpa::Outcome decoded;
 };
 
@@ -116,6 +127,7 @@ CounterCollector::CounterCollector(agent::Agent* agent, std::vector<std::string>
       method_(method),
       replayer_(method == ReplayMethod::Own ? replayer : nullptr) {
     if (const char* ranges = std::getenv("GPAPROF_CUDA_RANGES"); ranges && std::string(ranges) == "user") userRanges_ = true;
+    if (const char* own = std::getenv("GPAPROF_CUDA_OWN_REPLAY"); own && std::string(own) == "immediate") immediate_ = true;
 }
 
 CounterCollector::~CounterCollector() = default;
@@ -342,6 +354,7 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
     state->running = false;
     state->allSubmitted = false;
     state->rangeOpen = false;
+    state->deferredBatch = false;
     state->poisoned.clear();
     return true;
 }
@@ -369,6 +382,14 @@ bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode 
     if (state->configured && (state->replay != replay || !state->running || state->pending.size() >= state->capacity)) {
         FlushLocked(state);
     }
+    if (!state->configured && !StartRunning(state, replay)) return false;
+    if (replay == CUPTI_KernelReplay) ++statistics_.cuptiReplayed;
+    if (!PushRange(state, std::to_string(state->rangesPushed++))) return false;
+    launchStartNs_ = NowNs();
+    return true;
+}
+
+bool CounterCollector::StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay) {
     for (int attempt = 0; !state->configured && attempt < 2; ++attempt) {
         if (!Configure(state, replay, batch_)) return false;
         gpa::Outcome started;
@@ -394,11 +415,7 @@ bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode 
         NoteOnce("CUDA counters: " + started.reason());
         return false;
     }
-    if (!state->configured) return false;
-    if (replay == CUPTI_KernelReplay) ++statistics_.cuptiReplayed;
-    if (!PushRange(state, std::to_string(state->rangesPushed++))) return false;
-    launchStartNs_ = NowNs();
-    return true;
+    return state->configured;
 }
 
 void CounterCollector::FinishCycle(ContextState* state, uint32_t passesDone) {
@@ -540,6 +557,140 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
     return true;
 }
 
+bool CounterCollector::DeferDispatch(ContextState* state, const LaunchCall& launch) {
+    ContextState::Deferred next;
+    std::string why;
+    if (!replayer_->CopyLaunch(launch, &next.launch, &why)) {
+        NoteOnce("gpaprof replays some dispatches one at a time (slower): " + why);
+        return ReplayPasses(state, launch);
+    }
+    // A batch in another mode, or a full one, ends first (ending a batch puts memory back as it is now).
+    if (state->configured && (!state->deferredBatch || !state->running || state->pending.size() >= state->capacity)) {
+        FlushLocked(state);
+    }
+    LaunchReplayer::SnapshotResult kept = replayer_->TakeSnapshot(launch, &next.snapshot, &why);
+    if (kept == LaunchReplayer::SnapshotResult::NoRoom && state->configured) {
+        FlushLocked(state);
+        kept = replayer_->TakeSnapshot(launch, &next.snapshot, &why);
+    }
+    if (kept == LaunchReplayer::SnapshotResult::Unsafe) {
+        NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
+                 "replay (slower; GPAPROF_CUDA_STATS=1 counts them): " + why);
+        return StartBatch(state, CUPTI_KernelReplay);
+    }
+    if (kept != LaunchReplayer::SnapshotResult::Taken) {
+        NoteOnce("gpaprof replays some dispatches one at a time (slower): " + why);
+        return ReplayPasses(state, launch);
+    }
+    if (!state->configured) {
+        if (!StartRunning(state, CUPTI_UserReplay)) {
+            replayer_->ReleaseSnapshot(&next.snapshot);
+            return false;
+        }
+        state->deferredBatch = true;
+    }
+    next.rangeName = std::to_string(state->rangesPushed++);
+    if (!PushRange(state, next.rangeName)) {
+        replayer_->ReleaseSnapshot(&next.snapshot);
+        return false;
+    }
+    state->current = std::move(next);
+    ++statistics_.ownReplayed;
+    launchStartNs_ = NowNs();
+    return true;
+}
+
+std::string CounterCollector::RunDeferredPasses(ContextState* state) {
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    std::vector<ContextState::Deferred> deferred = std::move(state->deferred);
+    state->deferred.clear();
+    state->deferredBatch = false;
+    std::string failure;
+    uint32_t passesDone = 0;
+    if (state->running) {
+        auto lock = gpa::cuda::RangeProfiler::Lock();
+        Timed timed(&statistics_.stopNs);
+        bool all = false;
+        const gpa::Outcome stopped = state->profiler->Stop(&all);
+        state->running = false;
+        state->allSubmitted = stopped.ok() && all;
+        if (!stopped.ok()) failure = stopped.reason();
+        if (failure.empty() && state->allSubmitted && passes > 1) {
+            failure = "CUPTI ended the replay cycle after 1 of the " + std::to_string(passes) + " passes it planned";
+        }
+        passesDone = 1;
+    }
+    const uint64_t begun = NowNs();
+    if (failure.empty() && !state->allSubmitted) {
+        std::string why;
+        if (crashing_) {
+            failure = "the process ended on a signal before the batch's other passes ran";
+        } else if (!replayer_->BeginBatchReplay(state->context, &why)) {
+            failure = why;
+        } else {
+            for (uint32_t pass = 1; pass < passes && failure.empty(); ++pass) {
+                {
+                    auto lock = gpa::cuda::RangeProfiler::Lock();
+                    Timed timed(&statistics_.startNs);
+                    const gpa::Outcome started = state->profiler->Start();
+                    if (!started.ok()) {
+                        failure = started.reason();
+                        break;
+                    }
+                    state->running = true;
+                }
+                for (ContextState::Deferred& dispatch : deferred) {
+                    if (!replayer_->RestoreSnapshot(dispatch.snapshot, &why)) {
+                        failure = why;
+                        break;
+                    }
+                    if (!PushRange(state, dispatch.rangeName)) {
+                        failure = "cuptiRangeProfilerPushRange failed";
+                        break;
+                    }
+                    if (dispatch.launched) {
+                        if (const CUresult r = replayer_->Relaunch(dispatch.launch); r != CUDA_SUCCESS) {
+                            failure = "issuing a launch again failed (CUresult " + std::to_string(static_cast<int>(r)) + ")";
+                        }
+                    }
+                    PopRange(state);
+                    if (!failure.empty()) break;
+                }
+                auto lock = gpa::cuda::RangeProfiler::Lock();
+                Timed timed(&statistics_.stopNs);
+                bool all = false;
+                const gpa::Outcome stopped = state->profiler->Stop(&all);
+                state->running = false;
+                state->allSubmitted = stopped.ok() && all;
+                passesDone = pass + 1;
+                if (!stopped.ok() && failure.empty()) failure = stopped.reason();
+                if (failure.empty() && state->allSubmitted != (pass + 1 == passes)) {
+                    failure = state->allSubmitted ? "CUPTI ended the replay cycle after " + std::to_string(pass + 1) +
+                                                        " of the " + std::to_string(passes) + " passes it planned"
+                                                  : "CUPTI wants more passes than the " + std::to_string(passes) +
+                                                        " it planned";
+                }
+            }
+            if (!replayer_->EndBatchReplay(&why)) {
+                NoteOnce("gpaprof could not put memory back after replaying a batch of dispatches; the application's "
+                         "results may be wrong: " + why);
+                if (failure.empty()) failure = why;
+            }
+        }
+    }
+    for (ContextState::Deferred& dispatch : deferred) replayer_->ReleaseSnapshot(&dispatch.snapshot);
+    statistics_.launchNs += NowNs() - begun;
+    if (!failure.empty()) {
+        NoteOnce("CUDA counters of a batch of dispatches are NA: " + failure);
+        if (!state->allSubmitted) {
+            state->configured = true;  // FinishCycle works on the configuration
+            FinishCycle(state, passesDone);
+            state->configured = false;
+        }
+    }
+    return failure;
+}
+
 bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch) {
     ContextState* state = StateFor(context);
     if (state->failed) return false;
@@ -550,12 +701,33 @@ bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch)
                  "replay: " + why);
         return StartBatch(state, CUPTI_KernelReplay);
     }
-    return ReplayPasses(state, launch);
+    if (immediate_) return ReplayPasses(state, launch);
+    return DeferDispatch(state, launch);
 }
 
 void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow row) {
     auto found = contexts_.find(context);
     ContextState* state = found == contexts_.end() ? nullptr : found->second.get();
+    if (state && state->current) {
+        // A deferred dispatch: the application's launch was the batch's first pass of it.
+        ContextState::Deferred dispatch = std::move(*state->current);
+        state->current.reset();
+        const bool userRange = state->rangeOpen;
+        PopRange(state);
+        statistics_.launchNs += NowNs() - launchStartNs_;
+        dispatch.launched = launched;
+        if (!launched && !userRange) {
+            // No kernel, no range.
+            replayer_->ReleaseSnapshot(&dispatch.snapshot);
+            WriteRow(std::move(row), state->chip, nullptr);
+            return;
+        }
+        if (launched) ++statistics_.kernels;
+        state->pending.emplace_back(std::move(row), launched);
+        state->deferred.push_back(std::move(dispatch));
+        if (state->pending.size() >= state->capacity) FlushLocked(state);
+        return;
+    }
     if (state && state->ownDispatch) {
         // The application's launch was the last pass.
         state->ownDispatch = false;
@@ -625,6 +797,17 @@ void CounterCollector::FlushAll() {
     for (auto& [context, state] : contexts_) FlushLocked(state.get());
 }
 
+void CounterCollector::FlushAllForCrash() {
+    crashing_ = true;
+    FlushAll();
+}
+
+void CounterCollector::FlushDeferred() {
+    for (auto& [context, state] : contexts_) {
+        if (state->configured && state->deferredBatch) FlushLocked(state.get());
+    }
+}
+
 void CounterCollector::ForgetContext(CUcontext context) {
     auto found = contexts_.find(context);
     if (found == contexts_.end()) return;
@@ -636,10 +819,19 @@ void CounterCollector::FlushLocked(ContextState* state) {
     if (!state || !state->configured) return;
     std::vector<std::pair<DispatchRow, bool>> rows = std::move(state->pending);
     state->pending.clear();
-    state->configured = false;
     PopRange(state);
+    std::string poisoned = state->poisoned;
+    if (state->deferredBatch) {
+        const std::string failure = RunDeferredPasses(state);
+        if (poisoned.empty()) poisoned = failure;
+    }
+    if (!state->configured) {
+        // The deferred passes failed and the configuration was dropped.
+        for (auto& [row, valid] : rows) WriteRow(std::move(row), state->chip, nullptr);
+        return;
+    }
+    state->configured = false;
     const bool ownReplay = state->replay == CUPTI_UserReplay && state->chip->plan.groups[0].passes > 1;
-    const std::string poisoned = state->poisoned;
     state->poisoned.clear();
     const gpa::cuda::CuptiApi& cupti = state->profiler->cupti();
     gpa::Outcome stopped;

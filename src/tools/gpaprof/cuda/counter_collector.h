@@ -69,6 +69,11 @@ public:
     void Flush(CUcontext context);
     // Every context (at exit).
     void FlushAll();
+    // From a crash handler: what can be decoded without running anything on the GPU (deferred passes are not
+    // run: those rows are NA).
+    void FlushAllForCrash();
+    // Deferred batches of every context, before memory they may restore goes away (a free, an unload).
+    void FlushDeferred();
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
 
@@ -93,7 +98,12 @@ private:
     ContextState* StateFor(CUcontext context);
     // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set).
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay);
-    // Own replay of a multi-pass set: every pass but the application's.
+    bool StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay);
+    // Own replay of a multi-pass set, deferred: the application's launch is the first pass of its batch.
+    bool DeferDispatch(ContextState* state, const LaunchCall& launch);
+    // The end of a deferred batch: the other passes over all its dispatches; the reason when they failed.
+    std::string RunDeferredPasses(ContextState* state);
+    // Own replay of a multi-pass set, immediate: every pass but the application's, inside its launch call.
     bool ReplayPasses(ContextState* state, const LaunchCall& launch);
     bool Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t ranges);
     // User ranges (user replay where auto ranges are refused): around each launch.
@@ -111,6 +121,8 @@ private:
     ReplayMethod method_;
     LaunchReplayer* replayer_;
     bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
+    bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call
+    bool crashing_ = false;
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<ChipSet>> chips_;
     std::map<CUcontext, std::unique_ptr<ContextState>> contexts_;

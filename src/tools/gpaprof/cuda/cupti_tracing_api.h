@@ -51,14 +51,21 @@ namespace gpaprof::cuda {
     X(cuMemcpyDtoDAsync_v2)                          \
     X(cuModuleGetGlobal_v2)                          \
     X(cuMemGetAddressRange_v2)                       \
-    X(cuPointerGetAttribute)
+    X(cuPointerGetAttribute)                         \
+    X(cuCtxPushCurrent_v2)                           \
+    X(cuCtxPopCurrent_v2)                            \
+    X(cuStreamCreate)                                \
+    X(cuMemGetInfo_v2)
 
 // Own replay (launch_replayer.h) uses these where the driver has them.
 #define GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(X) \
     X(cuFuncGetName)                        \
     X(cuKernelGetFunction)                  \
     X(cuLaunchKernelEx)                     \
-    X(cuFuncGetModule)
+    X(cuFuncGetModule)                      \
+    X(cuFuncGetParamInfo)                   \
+    X(cuKernelGetLibrary)                   \
+    X(cuLibraryGetGlobal)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

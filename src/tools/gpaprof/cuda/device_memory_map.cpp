@@ -71,6 +71,7 @@ void DeviceMemoryMap::CubinLoaded(CUcontext context, uint32_t moduleId, std::vec
     cubin.context = context;
     cubin.sections = std::move(sections);
     cubins_[moduleId] = std::move(cubin);
+    PlaceBySeenNamesLocked(context);
 }
 
 void DeviceMemoryMap::CubinUnloaded(uint32_t moduleId) {
@@ -95,29 +96,79 @@ void DeviceMemoryMap::ModuleUnloaded(CUmodule module) {
     }
 }
 
-void DeviceMemoryMap::GlobalSeen(CUcontext context, uint64_t base, uint64_t size) {
+void DeviceMemoryMap::LibraryKnown(CUlibrary library) {
+    if (!library) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    libraries_.insert(library);
+}
+
+void DeviceMemoryMap::LibraryUnloaded(CUlibrary library) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    libraries_.erase(library);
+    for (auto& [id, cubin] : cubins_) {
+        for (size_t s = 0; s < cubin.sections.size(); ++s) {
+            cubin.placed.erase({library, s});
+            cubin.nextGlobal.erase({library, s});
+        }
+    }
+}
+
+void DeviceMemoryMap::GlobalSeen(CUcontext context, const std::string& name, uint64_t base, uint64_t size) {
     if (base == 0 || size == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<MemoryRegion>& seen = contexts_[context].seenGlobals;
-    const MemoryRegion region{base, size};
-    if (std::find(seen.begin(), seen.end(), region) == seen.end()) seen.push_back(region);
+    std::vector<SeenGlobal>& seen = contexts_[context].seenGlobals;
+    for (const SeenGlobal& known : seen) {
+        if (known.name == name && known.region == MemoryRegion{base, size}) return;
+    }
+    seen.push_back({name, {base, size}});
+    PlaceBySeenNamesLocked(context);
+}
+
+void DeviceMemoryMap::PlaceBySeenNamesLocked(CUcontext context) {
+    auto facts = contexts_.find(context);
+    if (facts == contexts_.end()) return;
+    for (const SeenGlobal& seen : facts->second.seenGlobals) {
+        if (seen.name.empty()) continue;
+        // The cubins of the context with a variable of this name and size: only an unambiguous one is placed.
+        Cubin* match = nullptr;
+        size_t matchSection = 0;
+        const CubinGlobal* matchGlobal = nullptr;
+        int matches = 0;
+        for (auto& [id, cubin] : cubins_) {
+            if (cubin.context != context) continue;
+            for (size_t s = 0; s < cubin.sections.size(); ++s) {
+                for (const CubinGlobal& global : cubin.sections[s].globals) {
+                    if (global.name != seen.name || global.size != seen.region.size) continue;
+                    ++matches;
+                    match = &cubin;
+                    matchSection = s;
+                    matchGlobal = &global;
+                }
+            }
+        }
+        if (matches != 1 || seen.region.base < matchGlobal->offset) continue;
+        match->placed[{nullptr, matchSection}] = seen.region.base - matchGlobal->offset;
+    }
 }
 
 std::vector<DeviceMemoryMap::Lookup> DeviceMemoryMap::PendingLookups(CUcontext context) {
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<Lookup> lookups;
     auto facts = contexts_.find(context);
-    if (facts == contexts_.end()) return lookups;
+    const std::set<CUmodule> none;
+    const std::set<CUmodule>& modules = facts == contexts_.end() ? none : facts->second.modules;
     for (auto& [id, cubin] : cubins_) {
         if (cubin.context != context) continue;
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
-            for (CUmodule module : facts->second.modules) {
-                if (cubin.placed.count({module, s})) continue;
-                auto next = cubin.nextGlobal.find({module, s});
+            auto consider = [&](const void* handle, CUmodule module, CUlibrary library) {
+                if (cubin.placed.count({handle, s})) return;
+                auto next = cubin.nextGlobal.find({handle, s});
                 const size_t global = next == cubin.nextGlobal.end() ? 0 : next->second;
-                if (global >= cubin.sections[s].globals.size()) continue;
-                lookups.push_back(Lookup{module, id, s, global, cubin.sections[s].globals[global].name});
-            }
+                if (global >= cubin.sections[s].globals.size()) return;
+                lookups.push_back(Lookup{module, library, id, s, global, cubin.sections[s].globals[global].name});
+            };
+            for (CUmodule module : modules) consider(module, module, nullptr);
+            for (CUlibrary library : libraries_) consider(library, nullptr, library);
         }
     }
     return lookups;
@@ -130,14 +181,23 @@ void DeviceMemoryMap::LookupResult(CUcontext context, const Lookup& lookup, std:
     Cubin& cubin = it->second;
     const CubinDataSection& section = cubin.sections[lookup.section];
     if (lookup.global >= section.globals.size()) return;
-    size_t& next = cubin.nextGlobal[{lookup.module, lookup.section}];
+    const void* handle = lookup.module ? static_cast<const void*>(lookup.module) : static_cast<const void*>(lookup.library);
+    size_t& next = cubin.nextGlobal[{handle, lookup.section}];
     next = std::max(next, lookup.global + 1);
+    ++cubin.lookups;
     if (!found) return;
+    ++cubin.found;
     const CubinGlobal& global = section.globals[lookup.global];
-    if (found->size != global.size || found->address < global.offset) return;
-    const uint64_t base = found->address - global.offset;
-    if (base < found->allocationBase || base + section.size > found->allocationBase + found->allocationSize) return;
-    cubin.placed[{lookup.module, lookup.section}] = base;
+    // Where the driver could not say which allocation holds the variable (allocationSize 0), the size check
+    // alone decides.
+    const uint64_t base = found->address >= global.offset ? found->address - global.offset : 0;
+    if (found->size != global.size || found->address < global.offset ||
+        (found->allocationSize != 0 &&
+         (base < found->allocationBase || base + section.size > found->allocationBase + found->allocationSize))) {
+        ++cubin.rejected;
+        return;
+    }
+    cubin.placed[{handle, lookup.section}] = base;
 }
 
 DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
@@ -177,14 +237,18 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
             if (!placed) {
                 plan.unsafe = "the " + cubin.sections[s].name + " variables of a loaded module (CUPTI module " +
                               std::to_string(id) + ", " + std::to_string(cubin.sections[s].size) +
-                              " bytes) could not be located";
+                              " bytes) could not be located (" +
+                              std::to_string(facts == contexts_.end() ? 0 : facts->second.modules.size()) +
+                              " module(s) and " + std::to_string(libraries_.size()) + " librar(ies) known; " +
+                              std::to_string(cubin.lookups) + " lookup(s), " + std::to_string(cubin.found) +
+                              " found, " + std::to_string(cubin.rejected) + " rejected)";
                 plan.regions.clear();
                 return plan;
             }
         }
     }
     if (facts != contexts_.end()) {
-        for (const MemoryRegion& global : facts->second.seenGlobals) plan.regions.push_back(global);
+        for (const SeenGlobal& global : facts->second.seenGlobals) plan.regions.push_back(global.region);
     }
     // Sorted and without overlaps (a variable the application looked up lies inside its module's section).
     // Regions that merely touch stay apart: one copy must not span two allocations.

@@ -63,19 +63,25 @@ public:
     // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections, and unloaded.
     void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections);
     void CubinUnloaded(uint32_t moduleId);
-    // A module handle of the context (the module of a launched kernel, a cuModuleLoad* result): its variables
-    // are looked up by name. Unloading drops what was found through it.
+    // A module handle of the context (the module of a launched kernel, a cuModuleLoad* result) or a library
+    // (cuLibraryLoad*, the library of a launched CUkernel; libraries serve every context): variables are
+    // looked up in them by name. Unloading drops what was found through them.
     void ModuleKnown(CUcontext context, CUmodule module);
     void ModuleUnloaded(CUmodule module);
-    // A variable whose address the application asked for itself (cuModuleGetGlobal, cuLibraryGetGlobal).
-    void GlobalSeen(CUcontext context, uint64_t base, uint64_t size);
+    void LibraryKnown(CUlibrary library);
+    void LibraryUnloaded(CUlibrary library);
+    // A variable whose address the application asked for itself (cuModuleGetGlobal, cuLibraryGetGlobal): it
+    // is saved, and it places the section of the loaded cubin that has a variable of that name and size (when
+    // only one cubin of the context has one).
+    void GlobalSeen(CUcontext context, const std::string& name, uint64_t base, uint64_t size);
 
     // The lookups the caller should make (cuModuleGetGlobal(module, name), then cuMemGetAddressRange on the
     // address) before the next Plan, each answered with LookupResult (nullopt: not found); repeat until none is
     // left. One per (module, section) that the module has not placed yet, naming the next variable of the
     // section not tried there (cuModuleGetGlobal does not know every name, e.g. some file-scope statics).
     struct Lookup {
-        CUmodule module = nullptr;
+        CUmodule module = nullptr;    // cuModuleGetGlobal in this module, or
+        CUlibrary library = nullptr;  // cuLibraryGetGlobal in this library (in the context current)
         uint32_t moduleId = 0;
         size_t section = 0;
         size_t global = 0;
@@ -111,21 +117,29 @@ private:
     struct Cubin {
         CUcontext context = nullptr;
         std::vector<CubinDataSection> sections;
-        // Per (module handle, section): the next variable to try, and where that module placed the section.
-        std::map<std::pair<CUmodule, size_t>, size_t> nextGlobal;
-        std::map<std::pair<CUmodule, size_t>, uint64_t> placed;
+        // Per (module or library handle, section): the next variable to try, and where that handle placed the
+        // section (handle nullptr: placed by a variable the application looked up).
+        std::map<std::pair<const void*, size_t>, size_t> nextGlobal;
+        std::map<std::pair<const void*, size_t>, uint64_t> placed;
+        uint32_t lookups = 0, found = 0, rejected = 0;  // for the reason when a section is not placed
+    };
+    struct SeenGlobal {
+        std::string name;
+        MemoryRegion region;
     };
     struct ContextFacts {
         uint32_t arrays = 0;
         bool peerAccess = false;
         std::set<CUmodule> modules;
-        std::vector<MemoryRegion> seenGlobals;
+        std::vector<SeenGlobal> seenGlobals;
     };
+    void PlaceBySeenNamesLocked(CUcontext context);
 
     mutable std::mutex mutex_;
     std::map<uint64_t, Allocation> allocations_;  // by base address
     std::map<uint32_t, Cubin> cubins_;            // by CUPTI module id
     std::map<CUcontext, ContextFacts> contexts_;
+    std::set<CUlibrary> libraries_;
     uint32_t captures_ = 0;
 };
 

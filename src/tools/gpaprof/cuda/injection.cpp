@@ -116,6 +116,20 @@ bool IsDriverLaunch(uint32_t cbid) {
     }
 }
 
+// Driver calls that release memory a deferred replay may still restore.
+bool FreesReplayedMemory(uint32_t cbid) {
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool ThreadHoldsGate() {
     for (const OpenCall& call : t_calls) {
         if (call.gate.owns_lock()) return true;
@@ -234,6 +248,7 @@ private:
     std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     std::unordered_set<uint32_t> replayLaunches_;   // -t with own replay: gpaprof's launches, not reported
+    std::atomic<bool> zeroTimesNoted_{false};
     std::atomic<bool> finished_{false};
 };
 
@@ -418,6 +433,7 @@ bool CudaPart::Initialize(std::string* problem) {
         if (api_->cuptiActivityFlushPeriod) api_->cuptiActivityFlushPeriod(kActivityFlushPeriodMs);
         if (!cpuClock_) Calibrate();
         if (counters_ && method == ReplayMethod::Cupti) {
+            zeroTimesNoted_ = true;
             agent_->Note("with -p, CUPTI replays each kernel to collect its counters and its activity records carry no "
                          "kernel times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the "
                          ".csv Time column has each kernel's duration)");
@@ -523,6 +539,11 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         Internal internal;
         auto lock = collector_->Lock();
         collector_->Flush(data->context);
+    } else if (replayer_ && domain == CudaDomain::Driver && FreesReplayedMemory(cbid)) {
+        // A batch of replayed dispatches puts memory back when it ends: before that memory goes away.
+        Internal internal;
+        auto lock = collector_->Lock();
+        collector_->FlushDeferred();
     }
     // After the collector's lock, never before: a replay holds that lock while it waits for the gate.
     if (replayer_ && domain == CudaDomain::Driver && !driverLaunch && WritesDeviceMemory(cbid, open.apiClass)) {
@@ -922,7 +943,7 @@ void CudaPart::FlushForCrash() {
     if (collector_) {
         // Not when this thread is inside a profiled launch (it holds the collector): that launch is lost.
         std::unique_lock<std::mutex> lock = collector_->Lock(std::try_to_lock);
-        if (lock.owns_lock()) collector_->FlushAll();
+        if (lock.owns_lock()) collector_->FlushAllForCrash();
     }
     FlushActivity();
 }
@@ -1009,6 +1030,11 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         if (replayLaunches_.erase(kernel.correlationId)) return;
         if (!replayedKernels_.insert(kernel.correlationId).second) return;
     }
+    if (counters_ && kernel.start == 0 && kernel.end == 0 && !zeroTimesNoted_.exchange(true)) {
+        agent_->Note("with -p, CUPTI's activity records of kernels profiled by its range profiler carry no kernel "
+                     "times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the .csv Time "
+                     "column has each kernel's duration)");
+    }
     const std::string deviceName = DeviceName(kernel.deviceId);
     const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
     std::optional<uint64_t> handle;
@@ -1065,13 +1091,15 @@ void CudaPart::Finish() {
             if (replayer_) {
                 const LaunchReplayer::Statistics r = replayer_->statistics();
                 std::fprintf(stderr,
-                             "gpaprof: CUDA replay statistics: %llu dispatches saved (%.1f MiB each on average), %llu "
-                             "restores, %llu launches issued again, %.1f MiB of shadow copies, %.3f ms waiting, looking "
-                             "up and saving; %zu allocations tracked\n",
-                             static_cast<unsigned long long>(r.dispatches),
-                             r.dispatches ? r.bytesSaved / 1048576.0 / r.dispatches : 0.0,
-                             static_cast<unsigned long long>(r.restores), static_cast<unsigned long long>(r.relaunches),
-                             r.shadowBytes / 1048576.0, r.beginNs / 1e6, memory_->AllocationCount());
+                             "gpaprof: CUDA replay statistics: %llu dispatches kept for %llu batch replays (%.1f MiB "
+                             "each on average), %llu dispatches replayed one at a time, %llu restores, %llu launches "
+                             "issued again, %.1f MiB of shadow copies, %.3f ms waiting, looking up and saving; %zu "
+                             "allocations tracked at exit\n",
+                             static_cast<unsigned long long>(r.snapshots), static_cast<unsigned long long>(r.batches),
+                             r.snapshots ? r.snapshotBytes / 1048576.0 / r.snapshots : 0.0,
+                             static_cast<unsigned long long>(r.dispatches), static_cast<unsigned long long>(r.restores),
+                             static_cast<unsigned long long>(r.relaunches), r.shadowBytes / 1048576.0, r.beginNs / 1e6,
+                             memory_->AllocationCount());
             }
         }
     }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 #include "tools/gpaprof/cuda/cuda_api_table.h"
@@ -38,13 +39,20 @@ std::string LaunchReplayer::Describe(CUresult result) const {
     return std::string(name) + " (" + std::to_string(static_cast<int>(result)) + ")";
 }
 
-void LaunchReplayer::ResolveModuleData(CUcontext context, CUfunction function) {
+void LaunchReplayer::ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched) {
     if (function && api_->cuFuncGetModule) {
         auto known = modules_.find(function);
         if (known == modules_.end()) {
             CUmodule module = nullptr;
             if (api_->cuFuncGetModule(&module, function) != CUDA_SUCCESS) module = nullptr;
             known = modules_.emplace(function, module).first;
+            // A launch that named a CUkernel (a library's kernel, as the runtime launches): its library too.
+            if (launched && launched != function && api_->cuKernelGetLibrary) {
+                CUlibrary library = nullptr;
+                if (api_->cuKernelGetLibrary(&library, reinterpret_cast<CUkernel>(launched)) == CUDA_SUCCESS) {
+                    memory_->LibraryKnown(library);
+                }
+            }
         }
         if (known->second) memory_->ModuleKnown(context, known->second);
     }
@@ -56,7 +64,13 @@ void LaunchReplayer::ResolveModuleData(CUcontext context, CUfunction function) {
             std::optional<DeviceMemoryMap::Found> found;
             CUdeviceptr address = 0;
             size_t bytes = 0;
-            if (api_->cuModuleGetGlobal_v2(&address, &bytes, lookup.module, lookup.name.c_str()) == CUDA_SUCCESS) {
+            CUresult result = CUDA_ERROR_NOT_FOUND;
+            if (lookup.module) {
+                result = api_->cuModuleGetGlobal_v2(&address, &bytes, lookup.module, lookup.name.c_str());
+            } else if (lookup.library && api_->cuLibraryGetGlobal) {
+                result = api_->cuLibraryGetGlobal(&address, &bytes, lookup.library, lookup.name.c_str());
+            }
+            if (result == CUDA_SUCCESS) {
                 unsigned int managed = 0;
                 if (api_->cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, address) == CUDA_SUCCESS &&
                     managed) {
@@ -64,9 +78,8 @@ void LaunchReplayer::ResolveModuleData(CUcontext context, CUfunction function) {
                 }
                 CUdeviceptr base = 0;
                 size_t size = 0;
-                if (api_->cuMemGetAddressRange_v2(&base, &size, address) == CUDA_SUCCESS) {
-                    found = DeviceMemoryMap::Found{address, bytes, base, size};
-                }
+                if (api_->cuMemGetAddressRange_v2(&base, &size, address) != CUDA_SUCCESS) base = size = 0;
+                found = DeviceMemoryMap::Found{address, bytes, base, size};
             }
             memory_->LookupResult(context, lookup, found);
         }
@@ -147,7 +160,7 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     current_ = launch;
     stream_ = parameters->stream;
     if (stream_ == nullptr && parameters->perThreadStream) stream_ = CU_STREAM_PER_THREAD;
-    ResolveModuleData(launch.context, launch.function);
+    ResolveModuleData(launch.context, launch.function, parameters->function);
     const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
     if (!plan.unsafe.empty()) return fail(plan.unsafe);
     if (!PrepareShadows(launch.context, plan.regions, why)) return fail(*why);
@@ -186,6 +199,236 @@ bool LaunchReplayer::Restore(std::string* why) {
     bool ok = false;
     Copy(false, why, &ok);
     ++statistics_.restores;
+    return ok;
+}
+
+bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std::string* why) const {
+    const std::optional<LaunchParameters> p = KernelLaunchParameters(launch.cbid, launch.params);
+    if (!p) {
+        *why = "the launch function is not one gpaprof can issue again";
+        return false;
+    }
+    *copy = LaunchCopy{};
+    copy->function = p->function;
+    for (int d = 0; d < 3; ++d) {
+        copy->grid[d] = static_cast<unsigned>(p->grid[d]);
+        copy->block[d] = static_cast<unsigned>(p->block[d]);
+    }
+    copy->sharedBytes = static_cast<unsigned>(p->dynamicSharedBytes);
+    if (p->config) {
+        copy->hasConfig = true;
+        copy->config = *p->config;
+        if (p->config->attrs && p->config->numAttrs) {
+            copy->attributes.assign(p->config->attrs, p->config->attrs + p->config->numAttrs);
+        }
+    }
+    if (p->kernelParams) {
+        if (!api_->cuFuncGetParamInfo || !launch.function) {
+            *why = "the driver cannot say the sizes of the kernel's parameters (cuFuncGetParamInfo)";
+            return false;
+        }
+        for (size_t index = 0;; ++index) {
+            size_t offset = 0, size = 0;
+            const CUresult r = api_->cuFuncGetParamInfo(launch.function, index, &offset, &size);
+            if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+            if (r != CUDA_SUCCESS) {
+                *why = "the driver cannot say the sizes of the kernel's parameters: " + Describe(r);
+                return false;
+            }
+            copy->argumentOffsets.push_back(copy->arguments.size());
+            const auto* value = static_cast<const uint8_t*>(p->kernelParams[index]);
+            copy->arguments.insert(copy->arguments.end(), value, value + size);
+        }
+        return true;
+    }
+    if (p->extra) {
+        const void* buffer = nullptr;
+        size_t size = 0;
+        for (void** entry = p->extra; *entry != CU_LAUNCH_PARAM_END; entry += 2) {
+            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = entry[1];
+            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_SIZE && entry[1]) size = *static_cast<const size_t*>(entry[1]);
+        }
+        if (!buffer && size) {
+            *why = "the launch's parameter buffer could not be read";
+            return false;
+        }
+        const auto* bytes = static_cast<const uint8_t*>(buffer);
+        copy->arguments.assign(bytes, bytes + size);
+        copy->argumentBuffer = true;
+    }
+    return true;
+}
+
+LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& launch, Snapshot* snapshot, std::string* why) {
+    const uint64_t start = NowNs();
+    const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
+    if (!parameters) {
+        *why = "the launch function is not one gpaprof can issue again";
+        return SnapshotResult::Failed;
+    }
+    std::unique_lock<std::shared_mutex> exclusive(gate_);
+    ResolveModuleData(launch.context, launch.function, parameters->function);
+    const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
+    statistics_.beginNs += NowNs() - start;
+    if (!plan.unsafe.empty()) {
+        *why = plan.unsafe;
+        return SnapshotResult::Unsafe;
+    }
+    if (snapshotLimit_ == 0) {
+        if (const char* text = std::getenv("GPAPROF_CUDA_REPLAY_MEMORY_MB"); text && *text) {
+            snapshotLimit_ = std::strtoull(text, nullptr, 10) << 20;
+        } else {
+            size_t free = 0, total = 0;
+            if (api_->cuMemGetInfo_v2(&free, &total) == CUDA_SUCCESS) snapshotLimit_ = free / 4;
+        }
+        if (snapshotLimit_ == 0) snapshotLimit_ = 256ull << 20;
+    }
+    *snapshot = Snapshot{};
+    snapshot->regions = plan.regions;
+    snapshot->bytes = plan.bytes;
+    // The smallest free buffer that holds it, else a new one while the pool stays within its share.
+    size_t best = freeSnapshots_.size();
+    for (size_t i = 0; i < freeSnapshots_.size(); ++i) {
+        if (freeSnapshots_[i].second >= plan.bytes && (best == freeSnapshots_.size() || freeSnapshots_[i].second < freeSnapshots_[best].second)) {
+            best = i;
+        }
+    }
+    if (best < freeSnapshots_.size()) {
+        snapshot->copy = freeSnapshots_[best].first;
+        snapshot->capacity = freeSnapshots_[best].second;
+        freeSnapshots_.erase(freeSnapshots_.begin() + static_cast<std::ptrdiff_t>(best));
+    } else if (plan.bytes > 0) {
+        if (snapshotHeld_ + plan.bytes > snapshotLimit_) {
+            // Buffers too small for this dispatch are of no more use.
+            for (const auto& [pointer, size] : freeSnapshots_) {
+                api_->cuMemFree_v2(pointer);
+                snapshotHeld_ -= size;
+            }
+            freeSnapshots_.clear();
+            *why = "the snapshots of a batch take " + MiB(snapshotHeld_ + plan.bytes) + ", more than " + MiB(snapshotLimit_);
+            return snapshotHeld_ == 0 ? SnapshotResult::Failed : SnapshotResult::NoRoom;
+        }
+        if (const CUresult r = api_->cuMemAlloc_v2(&snapshot->copy, plan.bytes); r != CUDA_SUCCESS) {
+            *why = "no device memory for a snapshot of " + MiB(plan.bytes) + ": " + Describe(r);
+            return snapshotHeld_ == 0 ? SnapshotResult::Failed : SnapshotResult::NoRoom;
+        }
+        snapshot->capacity = plan.bytes;
+        snapshotHeld_ += plan.bytes;
+    }
+    CUstream stream = parameters->stream;
+    if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
+    // Work already queued on any stream may still write what is about to be kept.
+    CUresult r = api_->cuCtxSynchronize();
+    uint64_t offset = 0;
+    for (const MemoryRegion& region : plan.regions) {
+        if (r != CUDA_SUCCESS) break;
+        r = api_->cuMemcpyDtoDAsync_v2(snapshot->copy + offset, region.base, region.size, stream);
+        offset += region.size;
+    }
+    if (r == CUDA_SUCCESS) r = api_->cuStreamSynchronize(stream);
+    statistics_.beginNs += NowNs() - start;
+    if (r != CUDA_SUCCESS) {
+        *why = "keeping a dispatch's input failed: " + Describe(r);
+        ReleaseSnapshot(snapshot);
+        return SnapshotResult::Failed;
+    }
+    ++statistics_.snapshots;
+    statistics_.snapshotBytes += plan.bytes;
+    return SnapshotResult::Taken;
+}
+
+void LaunchReplayer::ReleaseSnapshot(Snapshot* snapshot) {
+    if (snapshot->copy) freeSnapshots_.emplace_back(snapshot->copy, snapshot->capacity);
+    *snapshot = Snapshot{};
+}
+
+bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
+    const uint64_t start = NowNs();
+    exclusive_ = std::unique_lock<std::shared_mutex>(gate_);
+    if (const CUresult r = api_->cuCtxPushCurrent_v2(context); r != CUDA_SUCCESS) {
+        exclusive_ = {};
+        *why = "making the context current failed: " + Describe(r);
+        return false;
+    }
+    batchContext_ = context;
+    auto fail = [&](std::string reason) {
+        *why = std::move(reason);
+        CUcontext popped = nullptr;
+        api_->cuCtxPopCurrent_v2(&popped);
+        batchContext_ = nullptr;
+        active_ = nullptr;
+        exclusive_ = {};
+        statistics_.beginNs += NowNs() - start;
+        return false;
+    };
+    CUstream& stream = replayStreams_[context];
+    if (!stream) {
+        if (const CUresult r = api_->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
+            stream = nullptr;
+            return fail("creating a stream for the replay failed: " + Describe(r));
+        }
+    }
+    stream_ = stream;
+    ResolveModuleData(context, nullptr, nullptr);
+    const DeviceMemoryMap::SavePlan plan = memory_->Plan(context);
+    if (!plan.unsafe.empty()) return fail(plan.unsafe);
+    if (!PrepareShadows(context, plan.regions, why)) return fail(*why);
+    if (const CUresult r = api_->cuCtxSynchronize(); r != CUDA_SUCCESS) return fail("waiting for the context failed: " + Describe(r));
+    bool ok = false;
+    Copy(true, why, &ok);
+    if (!ok) return fail(*why);
+    ++statistics_.batches;
+    statistics_.beginNs += NowNs() - start;
+    return true;
+}
+
+bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, std::string* why) {
+    uint64_t offset = 0;
+    for (const MemoryRegion& region : snapshot.regions) {
+        if (const CUresult r = api_->cuMemcpyDtoDAsync_v2(region.base, snapshot.copy + offset, region.size, stream_);
+            r != CUDA_SUCCESS) {
+            *why = "putting back a dispatch's input failed: " + Describe(r);
+            return false;
+        }
+        offset += region.size;
+    }
+    ++statistics_.restores;
+    return true;
+}
+
+CUresult LaunchReplayer::Relaunch(const LaunchCopy& copy) {
+    ++statistics_.relaunches;
+    std::vector<void*> parameters;
+    for (size_t offset : copy.argumentOffsets) parameters.push_back(const_cast<uint8_t*>(copy.arguments.data()) + offset);
+    size_t bufferSize = copy.arguments.size();
+    void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<uint8_t*>(copy.arguments.data()), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                     &bufferSize, CU_LAUNCH_PARAM_END};
+    void** kernelParams = copy.argumentBuffer ? nullptr : parameters.data();
+    void** extraParams = copy.argumentBuffer ? extra : nullptr;
+    if (copy.hasConfig) {
+        if (!api_->cuLaunchKernelEx) return CUDA_ERROR_NOT_SUPPORTED;
+        CUlaunchConfig config = copy.config;
+        config.hStream = stream_;
+        config.attrs = const_cast<CUlaunchAttribute*>(copy.attributes.data());
+        config.numAttrs = static_cast<unsigned>(copy.attributes.size());
+        return api_->cuLaunchKernelEx(&config, copy.function, kernelParams, extraParams);
+    }
+    return api_->cuLaunchKernel(copy.function, copy.grid[0], copy.grid[1], copy.grid[2], copy.block[0], copy.block[1],
+                                copy.block[2], copy.sharedBytes, stream_, kernelParams, extraParams);
+}
+
+bool LaunchReplayer::EndBatchReplay(std::string* why) {
+    bool ok = active_ != nullptr;
+    if (ok) Copy(false, why, &ok);
+    if (const CUresult r = api_->cuStreamSynchronize(stream_); r != CUDA_SUCCESS && ok) {
+        *why = "waiting for the replay failed: " + Describe(r);
+        ok = false;
+    }
+    CUcontext popped = nullptr;
+    if (batchContext_) api_->cuCtxPopCurrent_v2(&popped);
+    batchContext_ = nullptr;
+    active_ = nullptr;
+    if (exclusive_.owns_lock()) exclusive_.unlock();
     return ok;
 }
 

@@ -1,10 +1,17 @@
-// gpaprof's own replay of one kernel launch, for counter sets that need several passes: inside the
-// application's launch call, before the first pass, every byte the kernel could write is copied on the device
-// into shadow buffers (DeviceMemoryMap says what: the context's allocations and module variables); the launch
-// is issued again once per further pass, with the shadows copied back before each; the application's own
-// launch is the last pass, after the last copy back, so memory ends as after one execution.
+// gpaprof's own replay of kernel launches, for counter sets that need several passes. Every byte a kernel
+// could write (DeviceMemoryMap says what: the context's allocations and module variables) is copied on the
+// device before its launch, so that the launch can be issued again on the same input. Two ways:
 //
-// While a replay runs, other threads' calls that write device memory wait (the gate), and the replay begins
+//   deferred (a batch)  the application's launch is the first pass; its input is kept in a snapshot and its
+//                       arguments copied. At the end of the batch the other passes run, each over every
+//                       dispatch of the batch (restore its snapshot, issue it again), and memory is put back as
+//                       it was before (BeginBatchReplay / EndBatchReplay). CUPTI's start and stop of a pass
+//                       cost milliseconds, so they are paid per batch, not per dispatch.
+//   immediate (one)     inside the launch call: save, issue the launch again once per further pass with the
+//                       memory copied back before each, the application's launch last (Begin / End). Used
+//                       where a snapshot per dispatch does not fit or the arguments cannot be copied.
+//
+// While memory is put back, other threads' calls that write device memory wait (the gate), and replays begin
 // by waiting for the context's work, so that nothing else changes the memory being saved and restored.
 #pragma once
 
@@ -29,6 +36,27 @@ struct LaunchCall {
     CUcontext context = nullptr;
     CUfunction function = nullptr;  // the CUfunction (a CUkernel launch resolved in this context), for its module
     bool threadHoldsGate = false;   // the launch is made inside another call of this thread that holds the gate
+};
+
+// A launch copied for issuing it again after the application's call returned: its arguments by value.
+struct LaunchCopy {
+    CUfunction function = nullptr;
+    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    unsigned sharedBytes = 0;
+    std::vector<uint8_t> arguments;         // every kernel parameter, or the CU_LAUNCH_PARAM_BUFFER_POINTER buffer
+    std::vector<size_t> argumentOffsets;    // where each parameter starts in `arguments`
+    bool argumentBuffer = false;            // `arguments` is one buffer passed through `extra`
+    bool hasConfig = false;                 // cuLaunchKernelEx: its configuration and attributes
+    CUlaunchConfig config{};
+    std::vector<CUlaunchAttribute> attributes;
+};
+
+// What a dispatch could write, as it was before its launch, packed into one device buffer.
+struct Snapshot {
+    std::vector<MemoryRegion> regions;
+    CUdeviceptr copy = 0;
+    uint64_t bytes = 0;   // of the regions
+    uint64_t capacity = 0;  // of the buffer
 };
 
 class LaunchReplayer {
@@ -59,7 +87,27 @@ public:
     // After the last pass: releases the gate.
     void End();
 
+    // ---- deferred ----
+    // Copies the launch's arguments (cuFuncGetParamInfo gives their sizes); false with the reason.
+    bool CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std::string* why) const;
+    enum class SnapshotResult { Taken, Unsafe, NoRoom, Failed };
+    // Before the application's launch: what the dispatch can write, into a snapshot buffer (from a pool kept
+    // within a share of the device's free memory). Unsafe: memory that cannot be restored reliably (*why);
+    // NoRoom: the pool is full (end the batch and try again); Failed: anything else.
+    SnapshotResult TakeSnapshot(const LaunchCall& launch, Snapshot* snapshot, std::string* why);
+    void ReleaseSnapshot(Snapshot* snapshot);
+    // The end of a batch on `context`: takes the gate, makes the context current, waits for it and saves what
+    // every kernel could write now. Then RestoreSnapshot + Relaunch per dispatch and pass, on a stream of
+    // gpaprof's; EndBatchReplay puts the saved memory back, waits, and releases everything.
+    bool BeginBatchReplay(CUcontext context, std::string* why);
+    bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
+    CUresult Relaunch(const LaunchCopy& copy);
+    bool EndBatchReplay(std::string* why);
+
     struct Statistics {
+        uint64_t snapshots = 0;     // deferred dispatches whose input was kept
+        uint64_t snapshotBytes = 0;
+        uint64_t batches = 0;       // batch ends
         uint64_t dispatches = 0;    // replays begun and saved
         uint64_t bytesSaved = 0;    // per dispatch, summed
         uint64_t restores = 0;
@@ -74,7 +122,7 @@ private:
         MemoryRegion region;
         CUdeviceptr copy = 0;
     };
-    void ResolveModuleData(CUcontext context, CUfunction function);
+    void ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched);
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
     std::string Describe(CUresult result) const;
@@ -88,6 +136,14 @@ private:
     LaunchCall current_;
     CUstream stream_ = nullptr;
     std::vector<Shadow>* active_ = nullptr;
+    // Deferred: snapshot buffers not in use, the bytes held by all of them, the share of device memory they may
+    // take (GPAPROF_CUDA_REPLAY_MEMORY_MB, else a quarter of what was free when the first was made), and
+    // gpaprof's stream per context for the passes at the end of a batch.
+    std::vector<std::pair<CUdeviceptr, uint64_t>> freeSnapshots_;
+    uint64_t snapshotHeld_ = 0;
+    uint64_t snapshotLimit_ = 0;
+    std::map<CUcontext, CUstream> replayStreams_;
+    CUcontext batchContext_ = nullptr;
     Statistics statistics_;
 };
 

@@ -50,6 +50,9 @@ bool IsMemoryCall(uint32_t cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
         case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile:
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
         case CUPTI_DRIVER_TRACE_CBID_cuArrayCreate_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuMipmappedArrayCreate:
@@ -182,14 +185,28 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
         case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2: {
             const auto& p = As<cuModuleGetGlobal_v2_params>(params);
             if (p.hmod) map->ModuleKnown(context, p.hmod);
-            if (p.dptr && p.bytes) map->GlobalSeen(context, *p.dptr, *p.bytes);
+            if (p.dptr && p.bytes) map->GlobalSeen(context, p.name ? p.name : "", *p.dptr, *p.bytes);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal: {
             const auto& p = As<cuLibraryGetGlobal_params>(params);
-            if (p.dptr && p.bytes) map->GlobalSeen(context, *p.dptr, *p.bytes);
+            if (p.library) map->LibraryKnown(p.library);
+            if (p.dptr && p.bytes) map->GlobalSeen(context, p.name ? p.name : "", *p.dptr, *p.bytes);
             break;
         }
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData: {
+            const auto& p = As<cuLibraryLoadData_params>(params);
+            if (p.library) map->LibraryKnown(*p.library);
+            break;
+        }
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile: {
+            const auto& p = As<cuLibraryLoadFromFile_params>(params);
+            if (p.library) map->LibraryKnown(*p.library);
+            break;
+        }
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+            map->LibraryUnloaded(As<cuLibraryUnload_params>(params).library);
+            break;
         case CUPTI_DRIVER_TRACE_CBID_cuArrayCreate_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuArray3DCreate_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuMipmappedArrayCreate:

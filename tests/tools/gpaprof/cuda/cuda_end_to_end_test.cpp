@@ -548,17 +548,25 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
     struct Variant {
         std::string name;
         std::vector<std::string> command;
+        std::map<std::string, std::string> environment;
     };
     const std::vector<Variant> variants = {
-        {"plain", {App("replay_kernels"), "--iterations", "3"}},
-        {"async", {App("replay_kernels"), "--iterations", "3", "--async"}},
-        {"ptds", {App("replay_kernels_ptds"), "--iterations", "3", "--default-stream"}},
-        {"writer", {App("replay_kernels"), "--iterations", "3", "--writer-thread"}},
+        {"plain", {App("replay_kernels"), "--iterations", "3"}, {}},
+        {"async", {App("replay_kernels"), "--iterations", "3", "--async"}, {}},
+        {"ptds", {App("replay_kernels_ptds"), "--iterations", "3", "--default-stream"}, {}},
+        {"writer", {App("replay_kernels"), "--iterations", "3", "--writer-thread"}, {}},
+        // Batches of 4: the passes of a batch run while the next iterations' kernels wait.
+        {"batch4", {App("replay_kernels"), "--iterations", "3"}, {{"GPAPROF_CUDA_COUNTER_BATCH", "4"}}},
+        {"immediate", {App("replay_kernels"), "--iterations", "3"}, {{"GPAPROF_CUDA_OWN_REPLAY", "immediate"}}},
+        {"immediate-writer", {App("replay_kernels"), "--iterations", "3", "--writer-thread"},
+         {{"GPAPROF_CUDA_OWN_REPLAY", "immediate"}}},
     };
     for (const Variant& variant : variants) {
         SCOPED_TRACE(variant.name);
+        std::map<std::string, std::string> environment = variant.environment;
+        environment["GPAPROF_CUDA_STATS"] = "1";
         const RunResult run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_" + variant.name},
-                                      variant.command, {{"GPAPROF_CUDA_STATS", "1"}});
+                                      variant.command, environment);
         ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
         EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
         const CsvFile csv = ReadCsv("own_" + variant.name + ".csv");
@@ -579,21 +587,28 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
     }
 }
 
-// With the trace as well: one kernel line per launch of the application (none of gpaprof's replay launches),
-// with device times.
+// With the trace as well: one kernel line per launch of the application (none of gpaprof's replay launches);
+// their device times are there, or gpaprof says why not.
 TEST_F(GpaprofCuda, OwnReplayKeepsOneKernelLinePerLaunchInTheTrace) {
-    const RunResult run = Profile({"-t", "-p", "--counters", kMultiPassCounters, "-o", "own_trace"},
-                                  {App("replay_kernels"), "--iterations", "2"});
-    ASSERT_EQ(run.exitCode, 0) << run.err;
-    const AtpFile atp = ReadAtp("own_trace.atp");
-    const ApiTracePart* cuda = CudaPart(atp);
-    ASSERT_NE(cuda, nullptr);
-    EXPECT_EQ(cuda->kernelTimestamps.size(), 10u);
-    size_t timed = 0;
-    for (const KernelTimestamp& kernel : cuda->kernelTimestamps) timed += kernel.end > kernel.start;
-    std::printf("FIGURE own_replay_trace kernels=%zu with_times=%zu\n", cuda->kernelTimestamps.size(), timed);
-    EXPECT_EQ(timed, cuda->kernelTimestamps.size()) << "own replay leaves the application's kernels their times";
-    EXPECT_EQ(ReadCsv("own_trace.csv").rows.size(), 10u);
+    for (const std::string& counters : {std::string(kMultiPassCounters), std::string("Wavefronts")}) {
+        SCOPED_TRACE(counters);
+        const RunResult run = Profile({"-t", "-p", "--counters", counters, "-o", "own_trace"},
+                                      {App("replay_kernels"), "--iterations", "2"}, {{"GPAPROF_CUDA_STATS", "1"}});
+        ASSERT_EQ(run.exitCode, 0) << run.err;
+        EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
+        const AtpFile atp = ReadAtp("own_trace.atp");
+        const ApiTracePart* cuda = CudaPart(atp);
+        ASSERT_NE(cuda, nullptr);
+        EXPECT_EQ(cuda->kernelTimestamps.size(), 10u) << "the application's launches only";
+        size_t timed = 0;
+        for (const KernelTimestamp& kernel : cuda->kernelTimestamps) timed += kernel.end > kernel.start;
+        std::printf("FIGURE own_replay_trace counters=%s kernels=%zu with_times=%zu\n", counters.c_str(),
+                    cuda->kernelTimestamps.size(), timed);
+        if (timed != cuda->kernelTimestamps.size()) {
+            EXPECT_NE(run.err.find("kernel start and end are 0"), std::string::npos) << "gpaprof says why";
+        }
+        EXPECT_EQ(ReadCsv("own_trace.csv").rows.size(), 10u);
+    }
 }
 
 // Managed memory and mapped pinned host memory cannot be restored reliably: those dispatches fall back to

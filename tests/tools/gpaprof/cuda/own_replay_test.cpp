@@ -163,12 +163,25 @@ TEST(DeviceMemoryMap, ModuleVariablesArePlacedThroughCuModuleGetGlobal) {
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
 
     // A variable the application looked up itself lies inside: one region.
-    map.GlobalSeen(Context(1), 0x5010, 8);
+    map.GlobalSeen(Context(1), "b", 0x5010, 8);
     EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
 
-    // Unloading the module forgets where it placed the section; unloading the cubin forgets the cubin.
+    // Unloading the module forgets where it placed the section (here the variable the application looked up
+    // still places it); unloading the cubin forgets the cubin.
     map.ModuleUnloaded(Module(0xA));
-    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+    map.CubinLoaded(Context(1), 8, {CubinDataSection{".nv.global", 8, {{"c", 0, 8}}}});
+    map.ModuleKnown(Context(1), Module(0xB));
+    // Every module is searched for every cubin's sections, placed or not (the same cubin may be loaded twice).
+    lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 2u);
+    for (const DeviceMemoryMap::Lookup& lookup : lookups) {
+        if (lookup.moduleId == 8) map.LookupResult(Context(1), lookup, DeviceMemoryMap::Found{0x8000, 8, 0x8000, 8});
+    }
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+    map.ModuleUnloaded(Module(0xB));
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty()) << "placed only through the unloaded module";
+    map.CubinUnloaded(8);
     map.CubinUnloaded(7);
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
 }
@@ -196,6 +209,41 @@ TEST(DeviceMemoryMap, AVariableOfTheSameNameInAnotherModuleDoesNotMisplaceASecti
     const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0xA000, 32}}));
+}
+
+TEST(DeviceMemoryMap, AVariableTheApplicationLookedUpPlacesItsSection) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 4, {CubinDataSection{".nv.global", 40, {{"total", 0, 4}, {"table", 8, 32}}}});
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+    map.GlobalSeen(Context(1), "table", 0x6008, 32);  // cudaMemcpyToSymbol looks it up through the driver
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x6000, 40}}));
+
+    // Two cubins with a variable of that name and size: the name says nothing about which one it is.
+    DeviceMemoryMap twice;
+    twice.CubinLoaded(Context(1), 1, {CubinDataSection{".nv.global", 4, {{"counter", 0, 4}}}});
+    twice.CubinLoaded(Context(1), 2, {CubinDataSection{".nv.global", 4, {{"counter", 0, 4}}}});
+    twice.GlobalSeen(Context(1), "counter", 0x7000, 4);
+    EXPECT_FALSE(twice.Plan(Context(1)).unsafe.empty());
+}
+
+TEST(DeviceMemoryMap, LibrariesAreSearchedLikeModules) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 9, {CubinDataSection{".nv.global", 16, {{"g", 4, 4}}}});
+    const CUlibrary library = reinterpret_cast<CUlibrary>(0x77);
+    map.LibraryKnown(library);
+    std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
+    ASSERT_EQ(lookups.size(), 1u);
+    EXPECT_EQ(lookups[0].library, library);
+    EXPECT_EQ(lookups[0].module, nullptr);
+    // The driver could not say which allocation holds it: the size decides.
+    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x9004, 4, 0, 0});
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x9000, 16}}));
+    map.LibraryUnloaded(library);
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
 }
 
 TEST(DeviceMemoryMap, SectionsWithoutNamedVariablesAreNeverPlaced) {
@@ -280,9 +328,24 @@ TEST(MemoryCalls, ModulesLookupsArraysPeersAndCaptures) {
     size_t bytes = 16;
     cuModuleGetGlobal_v2_params lookup{&address, &bytes, Module(0xCD), "g"};
     TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, &lookup, Context(1), true);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty()) << "the variable the application looked up placed the section";
     map.CubinUnloaded(5);
     EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x8000, 16}}))
         << "a variable the application looked up is saved";
+    CUlibrary library = reinterpret_cast<CUlibrary>(0x55);
+    cuLibraryLoadData_params loadLibrary{&library, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData, &loadLibrary, Context(1), true);
+    map.CubinLoaded(Context(1), 6, {CubinDataSection{".nv.global", 8, {{"h", 0, 8}}}});
+    auto libraryLookups = [&] {
+        size_t count = 0;
+        for (const DeviceMemoryMap::Lookup& pending : map.PendingLookups(Context(1))) count += pending.library == library;
+        return count;
+    };
+    EXPECT_EQ(libraryLookups(), 1u) << "a loaded library's variables are looked up";
+    cuLibraryUnload_params unloadLibrary{library};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload, &unloadLibrary, Context(1), true);
+    EXPECT_EQ(libraryLookups(), 0u);
+    map.CubinUnloaded(6);
 
     CUarray array = nullptr;
     CUDA_ARRAY_DESCRIPTOR descriptor{};
