@@ -126,7 +126,7 @@ struct Files {
     AssembledProcess assembled;
 };
 
-Files Assemble(const SyntheticSpoolOptions& synthetic, bool odd) {
+std::string SpoolText(const SyntheticSpoolOptions& synthetic, bool odd) {
     const bool cuda = synthetic.api == SyntheticSpoolOptions::Api::Cuda;
     std::string text = bench::MakeSyntheticSpool(synthetic).text;
     if (odd) {
@@ -137,6 +137,11 @@ Files Assemble(const SyntheticSpoolOptions& synthetic, bool odd) {
         text.insert(at, "\r");
         text += "A\tocl\t1\t2\t3";
     }
+    return text;
+}
+
+AssemblyOptions Options(const SyntheticSpoolOptions& synthetic, size_t threads = 0) {
+    const bool cuda = synthetic.api == SyntheticSpoolOptions::Api::Cuda;
     AssemblyOptions options;
     options.trace = true;
     options.counters = synthetic.counters;
@@ -151,6 +156,13 @@ Files Assemble(const SyntheticSpoolOptions& synthetic, bool odd) {
     options.kernelsProfiled = std::vector<std::string>{"add_one", "_Z5saxpyPfPKffi"};
     options.maxKernelsToProfile = 100000;
     options.defaultApi = cuda ? "CUDA" : "OpenCL";
+    options.threads = threads;
+    return options;
+}
+
+Files Assemble(const SyntheticSpoolOptions& synthetic, bool odd, size_t threads = 0) {
+    const std::string text = SpoolText(synthetic, odd);
+    const AssemblyOptions options = Options(synthetic, threads);
     FakeResolver resolver;
     Files files;
     files.assembled = AssembleSpool(text, options, &resolver);
@@ -182,6 +194,126 @@ void ExpectReadsBackStrictly(const Files& files) {
     if (files.assembled.occupancy) {
         Parsed<OccupancyFile> occupancy = ParseOccupancy(files.occupancy, {true});
         EXPECT_TRUE(occupancy.ok()) << occupancy.Describe().substr(0, 2000);
+    }
+}
+
+std::vector<std::pair<SyntheticSpoolOptions, bool>> Spools() {
+    std::vector<std::pair<SyntheticSpoolOptions, bool>> spools;
+    for (auto api : {SyntheticSpoolOptions::Api::Cuda, SyntheticSpoolOptions::Api::OpenCL}) {
+        for (uint32_t threads : {1u, 3u}) {
+            for (bool odd : {false, true}) {
+                SyntheticSpoolOptions options;
+                options.api = api;
+                options.launches = 1500;
+                options.threads = threads;
+                options.counters = options.occupancy = options.symbols = odd;
+                options.activityBatch = 250;
+                spools.push_back({options, odd});
+            }
+        }
+    }
+    return spools;
+}
+
+// gpaprof writes the trace's calls from the spool straight into the .atp: the same file as the AtpFile gives.
+TEST(SpoolAssembly, TraceWrittenFromTheSpoolIsTheAssembledOne) {
+    for (const auto& [synthetic, odd] : Spools()) {
+        const std::string text = SpoolText(synthetic, odd);
+        const AssemblyOptions options = Options(synthetic);
+        FakeResolver resolver;
+        AssembledSpool streamed(text, options, &resolver);
+        const AssembledProcess assembled = AssembleSpool(text, options, &resolver);
+        ASSERT_TRUE(streamed.process().atp && assembled.atp);
+        const std::string fromSpool = WriteAtp(*streamed.process().atp, streamed.traceLines());
+        EXPECT_EQ(fromSpool, WriteAtp(*assembled.atp)) << synthetic.threads << " threads, odd " << odd;
+        EXPECT_EQ(streamed.process().apiCalls, assembled.apiCalls);
+        EXPECT_EQ(streamed.process().unfinishedCommands, assembled.unfinishedCommands);
+        size_t threads = 0;
+        for (const auto& part : assembled.atp->parts) threads += part.threads.size();
+        EXPECT_EQ(streamed.traceThreads(), threads);
+    }
+}
+
+// Random spools of calls, commands, device times, clocks and kernel timestamps, in random order, with
+// duplicates, escapes in every text field and unreadable lines: the .atp written from the spool is the one
+// the AtpFile gives.
+TEST(SpoolAssembly, RandomSpoolsWrittenFromTheSpoolAreTheAssembledOnes) {
+    uint64_t state = 99;
+    auto random = [&state](uint64_t bound) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % bound;
+    };
+    // Plain texts first; every fourth round also those with escapes.
+    const std::vector<std::string> texts = {"a", "b c", "", "x;y", "0x0000557E3E6E65B0", "tab\there", "new\nline",
+                                            "back\\slash", "cr\r"};
+    int round = 0;
+    auto text = [&] { return texts[random(round % 4 == 0 ? texts.size() : 5)]; };
+    const std::vector<std::string> parts = {"ocl", "cuda", "hsa", "ocl\tx"};
+    for (round = 0; round < 40; ++round) {
+        std::string spool;
+        const size_t records = 50 + random(400);
+        for (size_t i = 0; i < records; ++i) {
+            const std::string part = parts[random(round % 3 == 0 ? 4 : 2)];
+            const uint64_t tid = 1 + random(4), index = random(30);
+            switch (random(7)) {
+                case 0:
+                case 1: {
+                    ApiCall call{static_cast<uint32_t>(random(300)), text(), std::nullopt, {}, 1000 + random(100000), 0,
+                                 std::nullopt, std::nullopt, std::nullopt};
+                    call.end = call.start + random(5000);
+                    if (random(2)) call.returnValue = text();
+                    for (uint64_t a = random(5); a > 0; --a) call.args.push_back(text());
+                    spool += spool::Encode(spool::CallRecord{part, tid, index, call});
+                    break;
+                }
+                case 2: {
+                    CommandTimes command{static_cast<uint32_t>(random(5000)), text(), 0, 0, 0, 0, random(3), text(),
+                                         random(3), text(), text()};
+                    std::optional<KernelLaunch> kernel;
+                    if (random(2)) kernel = KernelLaunch{text(), text(), {random(99), random(99)}, {}};
+                    if (kernel && random(2)) kernel->localSize = {random(9), random(9), random(9)};
+                    std::optional<uint64_t> transfer;
+                    if (random(2)) transfer = random(100000);
+                    spool += spool::Encode(spool::CommandRecord{part, tid, index, random(5) ? "0xD" : "k\tey", command,
+                                                                kernel, transfer});
+                    break;
+                }
+                case 3: {
+                    const uint64_t queued = random(3) ? 500 + random(90000) : 0;
+                    spool += spool::Encode(spool::TimesRecord{part, tid, index, random(3) ? "0xD" : "k\tey", queued,
+                                                              queued + 10, queued + 20, queued + random(100)});
+                    break;
+                }
+                case 4:
+                    spool += spool::Encode(spool::CalibrationRecord{"0xD", 1000 + random(1000), 3000 + random(1000),
+                                                                    500 + random(1000)});
+                    break;
+                case 5: {
+                    KernelTimestamp stamp{text(), text(), random(100000), random(100000), text(), text(),
+                                          random(9), random(9), text(), random(9999), text()};
+                    spool += spool::Encode(spool::KernelTimestampRecord{part, random(2) ? "" : "0xD", stamp});
+                    break;
+                }
+                default:
+                    spool += random(2) ? "A\tocl\t1\tx\n" : "E\t\n";
+                    break;
+            }
+        }
+        SyntheticSpoolOptions synthetic;
+        AssemblyOptions options = Options(synthetic, 1 + random(3));
+        options.counters = options.occupancy = false;
+        AssembledSpool streamed(spool, options, nullptr);
+        const AssembledProcess assembled = AssembleSpool(spool, options, nullptr);
+        EXPECT_EQ(WriteAtp(*streamed.process().atp, streamed.traceLines()), WriteAtp(*assembled.atp)) << "round " << round;
+    }
+}
+
+// A spool read in stretches on several threads is assembled as one read at once (notes and their line
+// numbers included).
+TEST(SpoolAssembly, ThreadsReadingTheSpoolChangeNothing) {
+    for (const auto& [synthetic, odd] : Spools()) {
+        const std::string one = Summary(Assemble(synthetic, odd, 1));
+        for (size_t threads : {2u, 3u, 7u}) EXPECT_EQ(Summary(Assemble(synthetic, odd, threads)), one) << threads;
     }
 }
 
@@ -230,6 +362,78 @@ TEST(SpoolAssembly, OpenClEverythingOnTwoThreadsIsUnchanged) {
               "atp 00330d216f6440d4 1300832, csv 47e0794baa6a1ba8 1489, occupancy 9ffb5a9e3278d615 328278, "
               "calls 2504, dispatches 1, unfinished 1, bad 2, signal yes, exit yes, notes 7903dc849a9dd64f");
     ExpectReadsBackStrictly(files);
+}
+
+}  // namespace
+}  // namespace gpaprof
+
+namespace gpaprof {
+namespace {
+
+// Spool lines, whole and mutated (cut short, a byte changed, a tab or backslash added): what Decode makes of
+// each (the record written back, or the reason it refuses the line), hashed. The hash is the one the decoder
+// gave before it read fields in place, so every line is accepted or refused as it was, with the same reason.
+TEST(SpoolRecordsDecode, AcceptsAndRefusesLinesAsBefore) {
+    const std::vector<std::string> samples = {
+        "P\t41235\t41230\t/opt/bench/launch_loop\t--launches 5\t/opt/bench\t/tmp/bench/trace\t68120488587",
+        "D\tcuda:0\tNVIDIA H200\tNVIDIA Corporation\tNVIDIA CUDA\tCUDA 13.0\t580.159.04\tNA\t64\t1\tNVIDIA H200\t1\t0x2335",
+        "L\tCUDA\t3\tGPUTime\tWavefronts\tL2CacheHit",
+        "A\tcuda\t41235\t0\t211\tcudaLaunchKernel\t1\tcudaSuccess\t6\t0x0000557E3E6E65B0\t{16384,1,1}\t{256,1,1}\t"
+        "0x00007FFDEB1E4660\t0\tNULL\t68370488587\t68370491087",
+        "A\tocl\t7\t3\t38\tclSetKernelArg\t1\tCL_SUCCESS\t4\t0x1\t0\t8\t[0x2]\t10\t20",
+        "A\tocl\t7\t4\t99\tclVoid\t0\t\t2\ta\\\\b\tnew\\nline\t30\t40",
+        "E\tcuda\t41235\t0\t\t1\tCUDA_KERNEL\t7\t0x0000000000000000\t1\t0x0000557E3D3FD470\tNVIDIA H200\t1\t"
+        "0x0000557E3E2F80\t_Z5saxpyPfPKffi\t3\t4194304\t1\t1\t3\t256\t1\t1\t-",
+        "E\tocl\t7\t5\t0x1\t4596\tCL_COMMAND_WRITE_BUFFER\t1\t0x2\t1\t0x3\tdev ice\t0\t256",
+        "T\tocl\t7\t5\t0x1\t100\t200\t300\t400",
+        "C\t0x1\t10\t20\t5",
+        "K\tOpenCL\tadd_one__k1_CPU\t1\t7\t5\t1\t64\t1\t1\t1\t64\t1\t1\t0.006502\t0\t-\t-\t-\t1.5625\t1\tGPUTime\t1\t0\t"
+        "0.0065020000000000004",
+        "O\t1\t7\tadd_one\tdev\t2\t512\t1\t-\t-\t524288\t-\t-\t0\t8\t64\t8\t4096\t512\t64\t18446744073709551615\t-\t-\t"
+        "512\t8\t1.5625\t0\t\t-",
+        "M\t7\t0\t123\tname\tgroup",
+        "S\tocl\t7\t5\tclFinish\t/bin/app\t4198964\t4194304\tmain\t4198912",
+        "Q\tcuda\t\t_Z5saxpyPfPKffi\t0x0000557E3E6E65B0\t68370494587\t68370511387\tNVIDIA H200\t0x0000000000000000\t7\t0\t"
+        "CUDA_KERNEL\t1000\t{grid={16384,1,1},block={256,1,1}}",
+        "X\tsignal\t3\t11\t7\t0",
+        "N\ta note\\twith a tab",
+    };
+    uint64_t state = 12345;
+    auto random = [&state](uint64_t bound) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % bound;
+    };
+    uint64_t hash = 1469598103934665603ull;
+    size_t accepted = 0, refused = 0;
+    auto add = [&](const std::string& line) {
+        std::string error;
+        std::optional<spool::Record> record = spool::Decode(line, &error);
+        const std::string result = record ? spool::Encode(*record) : "refused: " + error + "\n";
+        (record ? accepted : refused)++;
+        for (unsigned char c : result) {
+            hash ^= c;
+            hash *= 1099511628211ull;
+        }
+    };
+    const char replacements[] = {'\t', '\\', '-', '0', '9', 'x', ' ', 'n', 't', '1'};
+    for (const std::string& sample : samples) {
+        add(sample);
+        for (size_t length = 0; length < sample.size(); ++length) add(sample.substr(0, length));
+        for (int i = 0; i < 400; ++i) {
+            std::string line = sample;
+            const size_t edits = 1 + random(3);
+            for (size_t e = 0; e < edits && !line.empty(); ++e) {
+                const size_t at = random(line.size());
+                switch (random(3)) {
+                    case 0: line[at] = replacements[random(sizeof replacements)]; break;
+                    case 1: line.insert(at, 1, replacements[random(sizeof replacements)]); break;
+                    default: line.erase(at, 1); break;
+                }
+            }
+            add(line);
+        }
+    }
+    EXPECT_EQ(Hex(hash), "4d3e7615c2a3e767") << accepted << " accepted, " << refused << " refused";
 }
 
 }  // namespace

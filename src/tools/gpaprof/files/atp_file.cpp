@@ -35,7 +35,7 @@ void TrimLine(std::string* out, size_t begin) {
     out->resize(end);
 }
 
-void AppendSizeList(std::string* out, const std::vector<uint64_t>& values) {
+void AppendSizeList(std::string* out, std::span<const uint64_t> values) {
     if (values.empty()) {
         out->append("{NULL}");
         return;
@@ -122,57 +122,56 @@ std::string SectionMarker(const std::string& api, const char* section) {
     return "=====" + api + " " + section + "=====";
 }
 
-namespace {
-
-// Each appends one line without its '\n'.
-void AppendApiLine(std::string* out, const ApiCall& call) {
-    if (call.returnValue) {
-        AppendOneLine(out, *call.returnValue);
+void AppendApiLine(std::string* out, const std::string_view* returnValue, std::string_view name,
+                   std::span<const std::string_view> args) {
+    if (returnValue) {
+        AppendOneLine(out, *returnValue);
         out->append(" = ");
     }
-    out->append(call.name);
+    out->append(name);
     out->append(" ( ");
-    for (size_t i = 0; i < call.args.size(); ++i) {
+    for (size_t i = 0; i < args.size(); ++i) {
         if (i) out->push_back(';');
-        AppendOneLine(out, call.args[i]);
+        AppendOneLine(out, args[i]);
     }
     out->append(" )");
 }
 
-void AppendTimestampLine(std::string* out, const ApiCall& call) {
+void AppendTimestampLine(std::string* out, uint32_t apiType, std::string_view name, uint64_t start, uint64_t end,
+                         const CommandFields* command, const KernelFields* kernel,
+                         const std::optional<uint64_t>& transferSize) {
     const size_t begin = out->size();
-    AppendUnsignedPadRight(out, call.apiType, kApiTypeWidth);
-    AppendPadRight(out, call.name, kApiNameWidth);
-    AppendUnsignedPadRight(out, call.start, kTimeWidth);
-    AppendUnsignedPadRight(out, call.end, kTimeWidth);
-    if (call.command) {
-        const CommandTimes& command = *call.command;
-        AppendUnsignedPadRight(out, command.commandType, kCommandTypeWidth);
-        AppendUnderscorePadRight(out, command.commandName, kCommandNameWidth);
-        for (uint64_t time : {command.queued, command.submit, command.start, command.end}) {
+    AppendUnsignedPadRight(out, apiType, kApiTypeWidth);
+    AppendPadRight(out, name, kApiNameWidth);
+    AppendUnsignedPadRight(out, start, kTimeWidth);
+    AppendUnsignedPadRight(out, end, kTimeWidth);
+    if (command) {
+        AppendUnsignedPadRight(out, command->commandType, kCommandTypeWidth);
+        AppendUnderscorePadRight(out, command->commandName, kCommandNameWidth);
+        for (uint64_t time : {command->queued, command->submit, command->start, command->end}) {
             AppendUnsignedPadRight(out, time, kTimeWidth);
         }
-        AppendUnsignedPadRight(out, command.queueId, kIdWidth);
-        AppendUnderscorePadRight(out, command.queueHandle, kHandleWidth);
-        AppendUnsignedPadRight(out, command.contextId, kIdWidth);
-        AppendUnderscorePadRight(out, command.contextHandle, kHandleWidth);
-        AppendUnderscorePadRight(out, command.deviceName.empty() ? std::string_view("NA") : command.deviceName,
+        AppendUnsignedPadRight(out, command->queueId, kIdWidth);
+        AppendUnderscorePadRight(out, command->queueHandle, kHandleWidth);
+        AppendUnsignedPadRight(out, command->contextId, kIdWidth);
+        AppendUnderscorePadRight(out, command->contextHandle, kHandleWidth);
+        AppendUnderscorePadRight(out, command->deviceName.empty() ? std::string_view("NA") : command->deviceName,
                                  kDeviceNameWidth);
-        if (call.kernel) {
-            AppendUnderscorePadRight(out, call.kernel->kernelHandle, kHandleWidth);
-            AppendUnderscoreSpaces(out, call.kernel->kernelName);
+        if (kernel) {
+            AppendUnderscorePadRight(out, kernel->kernelHandle, kHandleWidth);
+            AppendUnderscoreSpaces(out, kernel->kernelName);
             out->push_back(' ');
-            AppendSizeList(out, call.kernel->globalSize);
+            AppendSizeList(out, kernel->globalSize);
             out->push_back(' ');
-            AppendSizeList(out, call.kernel->localSize);
-        } else if (call.transferSize) {
-            AppendUnsignedPadRight(out, *call.transferSize, kTransferSizeWidth);
+            AppendSizeList(out, kernel->localSize);
+        } else if (transferSize) {
+            AppendUnsignedPadRight(out, *transferSize, kTransferSizeWidth);
         }
     }
     TrimLine(out, begin);
 }
 
-void AppendKernelTimestampLine(std::string* out, const KernelTimestamp& entry) {
+void AppendKernelTimestampLine(std::string* out, const KernelTimestampFields& entry) {
     const size_t begin = out->size();
     AppendUnderscorePadRight(out, entry.kernelName, kKernelNameMinWidth);
     AppendUnderscorePadRight(out, entry.kernelObject, kTimeWidth);
@@ -186,6 +185,51 @@ void AppendKernelTimestampLine(std::string* out, const KernelTimestamp& entry) {
     AppendUnsignedPadRight(out, entry.packetId, kTimeWidth);
     AppendOneLine(out, entry.packetFields.empty() ? std::string_view("{}") : entry.packetFields);
     TrimLine(out, begin);
+}
+
+namespace {
+
+// An ApiCall's lines through the field form.
+void AppendModelApiLine(std::string* out, const ApiCall& call) {
+    std::string_view inline_[16];
+    std::vector<std::string_view> many;
+    std::string_view* args = inline_;
+    if (call.args.size() > 16) {
+        many.resize(call.args.size());
+        args = many.data();
+    }
+    for (size_t i = 0; i < call.args.size(); ++i) args[i] = call.args[i];
+    const std::string_view returnValue = call.returnValue ? std::string_view(*call.returnValue) : std::string_view();
+    AppendApiLine(out, call.returnValue ? &returnValue : nullptr, call.name,
+                  std::span<const std::string_view>(args, call.args.size()));
+}
+
+CommandFields FieldsOf(const CommandTimes& command) {
+    return {command.commandType, command.commandName, command.queued,      command.submit,
+            command.start,       command.end,         command.queueId,     command.queueHandle,
+            command.contextId,   command.contextHandle, command.deviceName};
+}
+
+void AppendModelTimestampLine(std::string* out, const ApiCall& call) {
+    std::optional<CommandFields> command;
+    if (call.command) command = FieldsOf(*call.command);
+    std::optional<KernelFields> kernel;
+    if (call.kernel) {
+        kernel = KernelFields{call.kernel->kernelHandle, call.kernel->kernelName, call.kernel->globalSize,
+                              call.kernel->localSize};
+    }
+    AppendTimestampLine(out, call.apiType, call.name, call.start, call.end, command ? &*command : nullptr,
+                        kernel ? &*kernel : nullptr, call.transferSize);
+}
+
+KernelTimestampFields FieldsOf(const KernelTimestamp& entry) {
+    return {entry.kernelName, entry.kernelObject, entry.start,      entry.end,        entry.agentName,
+            entry.agentHandle, entry.queueIndex,  entry.deviceIndex, entry.packetType, entry.packetId,
+            entry.packetFields};
+}
+
+void AppendModelKernelTimestampLine(std::string* out, const KernelTimestamp& entry) {
+    AppendKernelTimestampLine(out, FieldsOf(entry));
 }
 
 void AppendSourceLine(std::string* out, const SourceLocation& location) {
@@ -240,24 +284,14 @@ void AppendMarkerLine(std::string* out, const PerfMarker& marker) {
     }
 }
 
-// Roughly the size of the file, so that it is written into one allocation (a little more is fine).
-size_t EstimatedSize(const AtpFile& file) {
+// Roughly the size of the file, so that it is written into one allocation (a little more is fine): the API
+// and timestamp lines of a call take about 400 bytes, a kernel timestamp line about 400.
+size_t EstimatedSize(const AtpFile& file, const AtpTraceLines& trace) {
     size_t size = 4096;
-    for (const ApiTracePart& part : file.parts) {
-        for (const auto& thread : part.threads) {
-            for (const ApiCall& call : thread.entries) {
-                // API line: name, return value, arguments; timestamp line: fixed columns, name, command.
-                size += 2 * call.name.size() + 110;
-                if (call.returnValue) size += call.returnValue->size() + 3;
-                for (const std::string& arg : call.args) size += arg.size() + 1;
-                if (call.command) size += 240 + call.command->commandName.size() + call.command->deviceName.size();
-                if (call.kernel) size += 60 + call.kernel->kernelName.size();
-            }
-        }
-        for (const KernelTimestamp& entry : part.kernelTimestamps) {
-            size += 330 + entry.kernelName.size() + entry.agentName.size() + entry.packetFields.size();
-        }
-        for (const auto& thread : part.sourceThreads) size += thread.entries.size() * 96;
+    for (size_t p = 0; p < file.parts.size(); ++p) {
+        for (size_t t = 0; t < trace.ThreadCount(p); ++t) size += trace.CallCount(p, t) * 400;
+        size += trace.KernelTimestampCount(p) * 400;
+        for (const auto& thread : file.parts[p].sourceThreads) size += thread.entries.size() * 96;
     }
     for (const auto& thread : file.markerThreads) size += thread.entries.size() * 64;
     return size;
@@ -267,19 +301,19 @@ size_t EstimatedSize(const AtpFile& file) {
 
 std::string FormatApiLine(const ApiCall& call) {
     std::string line;
-    AppendApiLine(&line, call);
+    AppendModelApiLine(&line, call);
     return line;
 }
 
 std::string FormatTimestampLine(const ApiCall& call) {
     std::string line;
-    AppendTimestampLine(&line, call);
+    AppendModelTimestampLine(&line, call);
     return line;
 }
 
 std::string FormatKernelTimestampLine(const KernelTimestamp& entry) {
     std::string line;
-    AppendKernelTimestampLine(&line, entry);
+    AppendModelKernelTimestampLine(&line, entry);
     return line;
 }
 
@@ -325,7 +359,31 @@ std::vector<std::string> SplitApiArguments(std::string_view list) {
 
 namespace {
 
-void WriteAtpTo(const AtpFile& file, TextOutput* out) {
+// The calls and kernel timestamps of the AtpFile itself.
+class ModelTraceLines : public AtpTraceLines {
+public:
+    explicit ModelTraceLines(const AtpFile& file) : file_(file) {}
+    size_t ThreadCount(size_t part) const override { return file_.parts[part].threads.size(); }
+    uint64_t ThreadId(size_t part, size_t thread) const override { return file_.parts[part].threads[thread].threadId; }
+    size_t CallCount(size_t part, size_t thread) const override {
+        return file_.parts[part].threads[thread].entries.size();
+    }
+    void AppendApiLine(size_t part, size_t thread, size_t call, std::string* out) const override {
+        AppendModelApiLine(out, file_.parts[part].threads[thread].entries[call]);
+    }
+    void AppendTimestampLine(size_t part, size_t thread, size_t call, std::string* out) const override {
+        AppendModelTimestampLine(out, file_.parts[part].threads[thread].entries[call]);
+    }
+    size_t KernelTimestampCount(size_t part) const override { return file_.parts[part].kernelTimestamps.size(); }
+    void AppendKernelTimestampLine(size_t part, size_t entry, std::string* out) const override {
+        AppendModelKernelTimestampLine(out, file_.parts[part].kernelTimestamps[entry]);
+    }
+
+private:
+    const AtpFile& file_;
+};
+
+void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out) {
     const SessionInfo& session = file.session;
     std::vector<std::string> lines;
     lines.push_back("TraceFileVersion=" + OneLine(file.traceFileVersion));
@@ -352,7 +410,7 @@ void WriteAtpTo(const AtpFile& file, TextOutput* out) {
     AppendDeviceLines(&lines, devices, "", " = ");
 
     std::string& text = out->text;
-    if (!out->buffered()) text.reserve(EstimatedSize(file));
+    if (!out->buffered()) text.reserve(EstimatedSize(file, trace));
     for (const std::string& line : lines) {
         text += line;
         text += '\n';
@@ -363,40 +421,45 @@ void WriteAtpTo(const AtpFile& file, TextOutput* out) {
         AppendUnsigned(&text, entries);
         text.push_back('\n');
     };
-    for (const ApiTracePart& part : file.parts) {
+    for (size_t p = 0; p < file.parts.size(); ++p) {
+        const ApiTracePart& part = file.parts[p];
+        const size_t threads = trace.ThreadCount(p);
         bool anyCalls = false;
-        for (const auto& thread : part.threads) anyCalls = anyCalls || !thread.entries.empty();
+        for (size_t t = 0; t < threads; ++t) anyCalls = anyCalls || trace.CallCount(p, t) != 0;
         if (anyCalls) {
             text += SectionMarker(part.api, kApiTraceSection);
             text += '\n';
-            for (const auto& thread : part.threads) {
-                if (thread.entries.empty()) continue;
-                threadHeader(thread.threadId, thread.entries.size());
-                for (const ApiCall& call : thread.entries) {
-                    AppendApiLine(&text, call);
+            for (size_t t = 0; t < threads; ++t) {
+                const size_t calls = trace.CallCount(p, t);
+                if (calls == 0) continue;
+                threadHeader(trace.ThreadId(p, t), calls);
+                for (size_t c = 0; c < calls; ++c) {
+                    trace.AppendApiLine(p, t, c, &text);
                     text += '\n';
                     out->Flush();
                 }
             }
             text += SectionMarker(part.api, kTimestampSection);
             text += '\n';
-            for (const auto& thread : part.threads) {
-                if (thread.entries.empty()) continue;
-                threadHeader(thread.threadId, thread.entries.size());
-                for (const ApiCall& call : thread.entries) {
-                    AppendTimestampLine(&text, call);
+            for (size_t t = 0; t < threads; ++t) {
+                const size_t calls = trace.CallCount(p, t);
+                if (calls == 0) continue;
+                threadHeader(trace.ThreadId(p, t), calls);
+                for (size_t c = 0; c < calls; ++c) {
+                    trace.AppendTimestampLine(p, t, c, &text);
                     text += '\n';
                     out->Flush();
                 }
             }
         }
-        if (!part.kernelTimestamps.empty()) {
+        const size_t kernelTimestamps = trace.KernelTimestampCount(p);
+        if (kernelTimestamps != 0) {
             text += SectionMarker(part.api, kKernelTimestampSection);
             text += '\n';
-            AppendUnsigned(&text, part.kernelTimestamps.size());
+            AppendUnsigned(&text, kernelTimestamps);
             text += '\n';
-            for (const KernelTimestamp& entry : part.kernelTimestamps) {
-                AppendKernelTimestampLine(&text, entry);
+            for (size_t k = 0; k < kernelTimestamps; ++k) {
+                trace.AppendKernelTimestampLine(p, k, &text);
                 text += '\n';
                 out->Flush();
             }
@@ -436,11 +499,22 @@ void WriteAtpTo(const AtpFile& file, TextOutput* out) {
 
 }  // namespace
 
-std::string WriteAtp(const AtpFile& file) {
+std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines) {
     TextOutput out;
-    WriteAtpTo(file, &out);
+    WriteAtpTo(file, lines, &out);
     return std::move(out.text);
 }
+
+bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error) {
+    AtomicFile output;
+    if (!output.Open(path, error)) return false;
+    TextOutput text(&output);
+    WriteAtpTo(file, lines, &text);
+    text.FlushAll();
+    return output.Commit(error);
+}
+
+std::string WriteAtp(const AtpFile& file) { return WriteAtp(file, ModelTraceLines(file)); }
 
 namespace {
 
@@ -923,12 +997,7 @@ Parsed<AtpFile> ParseAtp(std::string_view text, ReadOptions options) {
 }
 
 bool WriteAtpFile(const std::string& path, const AtpFile& file, std::string* error) {
-    AtomicFile output;
-    if (!output.Open(path, error)) return false;
-    TextOutput text(&output);
-    WriteAtpTo(file, &text);
-    text.FlushAll();
-    return output.Commit(error);
+    return WriteAtpFile(path, file, ModelTraceLines(file), error);
 }
 
 Parsed<AtpFile> ReadAtpFile(const std::string& path, ReadOptions options) {

@@ -30,19 +30,18 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     if (!times) times = &ignored;
     std::string error;
     Clock::time_point start = Clock::now();
-    {
-        MappedFile spool;
-        const bool read = spool.Open(spoolPath, &error);
-        times->readSeconds = Since(start);
-        if (!read) {
-            files.problems.push_back(error);
-            return files;
-        }
-        files.spoolRead = true;
-        start = Clock::now();
-        files.assembled = AssembleSpool(spool.text(), options, resolver);
-        times->assembleSeconds = Since(start);
+    MappedFile spool;
+    const bool read = spool.Open(spoolPath, &error);
+    times->readSeconds = Since(start);
+    if (!read) {
+        files.problems.push_back(error);
+        return files;
     }
+    files.spoolRead = true;
+    start = Clock::now();
+    AssembledSpool assembled(spool.text(), options, resolver);
+    const AssembledProcess& process = assembled.process();
+    times->assembleSeconds = Since(start);
 
     start = Clock::now();
     const std::string directory = DirectoryOf(base);
@@ -50,40 +49,38 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     std::filesystem::create_directories(directory, code);
     if (code) {
         files.problems.push_back("cannot create " + directory + ": " + code.message());
-        times->writeSeconds = Since(start);
-        return files;
-    }
-    const AssembledProcess& assembled = files.assembled;
-    if (assembled.atp) {
-        const std::string path = base + ".atp";
-        if (WriteAtpFile(path, *assembled.atp, &error)) {
-            size_t threads = 0;
-            for (const auto& part : assembled.atp->parts) threads += part.threads.size();
-            files.written.push_back(path);
-            files.summaries.push_back(path + " (" + std::to_string(assembled.apiCalls) + " API calls, " +
-                                      std::to_string(threads) + " threads)");
-        } else {
-            files.problems.push_back(error);
+    } else {
+        if (process.atp) {
+            const std::string path = base + ".atp";
+            // The calls and kernel timestamps go from the spool into the file.
+            if (WriteAtpFile(path, *process.atp, assembled.traceLines(), &error)) {
+                files.written.push_back(path);
+                files.summaries.push_back(path + " (" + std::to_string(process.apiCalls) + " API calls, " +
+                                          std::to_string(assembled.traceThreads()) + " threads)");
+            } else {
+                files.problems.push_back(error);
+            }
+        }
+        if (process.csv) {
+            const std::string path = base + ".csv";
+            if (WriteCsvFile(path, *process.csv, &error)) {
+                files.written.push_back(path);
+                files.summaries.push_back(path + " (" + std::to_string(process.csv->rows.size()) + " dispatches)");
+            } else {
+                files.problems.push_back(error);
+            }
+        }
+        if (process.occupancy) {
+            const std::string path = base + ".occupancy";
+            if (WriteOccupancyFile(path, *process.occupancy, &error)) {
+                files.written.push_back(path);
+                files.summaries.push_back(path + " (" + std::to_string(process.occupancy->rows.size()) + " rows)");
+            } else {
+                files.problems.push_back(error);
+            }
         }
     }
-    if (assembled.csv) {
-        const std::string path = base + ".csv";
-        if (WriteCsvFile(path, *assembled.csv, &error)) {
-            files.written.push_back(path);
-            files.summaries.push_back(path + " (" + std::to_string(assembled.csv->rows.size()) + " dispatches)");
-        } else {
-            files.problems.push_back(error);
-        }
-    }
-    if (assembled.occupancy) {
-        const std::string path = base + ".occupancy";
-        if (WriteOccupancyFile(path, *assembled.occupancy, &error)) {
-            files.written.push_back(path);
-            files.summaries.push_back(path + " (" + std::to_string(assembled.occupancy->rows.size()) + " rows)");
-        } else {
-            files.problems.push_back(error);
-        }
-    }
+    files.assembled = std::move(assembled.process());
     times->writeSeconds = Since(start);
     return files;
 }

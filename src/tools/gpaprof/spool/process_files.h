@@ -12,7 +12,8 @@ namespace gpaprof {
 
 struct ProcessFiles {
     bool spoolRead = false;
-    AssembledProcess assembled;          // what was written (the files' contents included)
+    AssembledProcess assembled;          // what was written: the .csv and .occupancy contents, the .atp's header,
+                                         // stack traces and markers (its calls went from the spool to the file)
     std::vector<std::string> written;    // paths of the files written
     std::vector<std::string> summaries;  // per file written: "<path> (1234 API calls, 4 threads)"
     std::vector<std::string> problems;   // what could not be read or written, one message each

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -24,22 +25,53 @@ size_t PartRank(const std::string& part) {
     return static_cast<size_t>(it - kPartOrder.begin());
 }
 
-// The records of (a stretch of) a spool, decoded and sorted by type, each kind in spool order. What depends on
-// the order of the whole spool (first process record, first signal, notes) is kept in order for the merge.
+constexpr uint32_t kNone = UINT32_MAX;
+
+// The records there are most of stay in the spool: each is its line, with what the assembly orders and joins
+// them by. Text fields of lines with escapes are kept unescaped in Collected::owned.
+struct CallEntry {
+    std::string_view part;
+    uint64_t thread, index;
+    uint64_t start, end;
+    std::string_view line;
+};
+
+struct CommandEntry {
+    std::string_view part;
+    uint64_t thread, index;
+    std::string_view line;
+};
+
+struct TimesEntry {
+    std::string_view part;
+    uint64_t thread, index;
+    std::string_view deviceKey;
+    uint64_t queued, submit, start, end;
+};
+
+struct KernelEntry {
+    std::string_view part;
+    std::string_view deviceKey;
+    uint64_t start;
+    std::string_view line;
+};
+
+// The records of (a stretch of) a spool, sorted by type, each kind in spool order. What depends on the order
+// of the whole spool (first process record, first signal, notes) is kept in order for the merge.
 struct Collected {
-    size_t lines = 0;                        // lines of the stretch (1-based numbers in the spool: offset + i)
+    size_t lines = 0;                        // lines of the stretch (numbers in the spool: offset + 1-based)
     std::vector<spool::ProcessRecord> processes;
     std::vector<spool::DeviceRecord> devices;
     std::vector<spool::CounterListRecord> counterLists;
-    std::vector<spool::CallRecord> calls;
-    std::vector<spool::CommandRecord> commands;
-    std::vector<spool::TimesRecord> times;
+    std::vector<CallEntry> calls;
+    std::vector<CommandEntry> commands;
+    std::vector<TimesEntry> times;
     std::vector<spool::CalibrationRecord> calibrations;
     std::vector<spool::DispatchRecord> dispatches;
     std::vector<spool::OccupancyRecord> occupancy;
     std::vector<spool::MarkerRecord> markers;
     std::vector<spool::SourceRecord> sources;
-    std::vector<spool::KernelTimestampRecord> kernelTimestamps;
+    std::vector<KernelEntry> kernelTimestamps;
     std::vector<spool::EventRecord> signals;
     bool exitRecorded = false;
     struct Note {
@@ -47,10 +79,17 @@ struct Collected {
         std::string text;                    // the note, or why the line is unreadable
     };
     std::vector<Note> notes;
+    std::deque<std::string> owned;           // stable: views point into it
+
+    // A text field of a line: the line's characters, or (escaped line) its unescaped text kept here.
+    std::string_view Keep(std::string_view raw, bool escaped) {
+        if (!escaped) return raw;
+        owned.push_back(spool::UnescapeField(raw));
+        return owned.back();
+    }
 };
 
-// Room for the records of `text`, counted by their letters: no vector grows (and moves its records) while
-// the stretch is decoded.
+// Room for the records of `text`, counted by their letters: no vector grows while the stretch is read.
 void Reserve(std::string_view text, Collected* out) {
     size_t counts[256] = {};
     for (size_t begin = 0; begin < text.size();) {
@@ -69,7 +108,7 @@ void Reserve(std::string_view text, Collected* out) {
     out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')]);
 }
 
-// Decodes the complete lines of `text` (each ends with '\n').
+// Reads the complete lines of `text` (each ends with '\n').
 void Collect(std::string_view text, Collected* out) {
     Reserve(text, out);
     size_t begin = 0;
@@ -82,46 +121,68 @@ void Collect(std::string_view text, Collected* out) {
         const size_t lineNumber = ++out->lines;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.empty()) continue;
-        std::optional<spool::Record> record = spool::Decode(line, &error);
-        if (!record) {
-            out->notes.push_back({lineNumber, error});
-            continue;
+        switch (line[0]) {
+            case 'A': {
+                spool::CallLine v;
+                if (!spool::DecodeLine(line, &v, &error)) break;
+                out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, line});
+                continue;
+            }
+            case 'E': {
+                spool::CommandLine v;
+                if (!spool::DecodeLine(line, &v, &error)) break;
+                out->commands.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, line});
+                continue;
+            }
+            case 'T': {
+                spool::TimesLine v;
+                if (!spool::DecodeLine(line, &v, &error)) break;
+                out->times.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, out->Keep(v.deviceKey, v.escaped),
+                                      v.queued, v.submit, v.start, v.end});
+                continue;
+            }
+            case 'Q': {
+                spool::KernelTimestampLine v;
+                if (!spool::DecodeLine(line, &v, &error)) break;
+                out->kernelTimestamps.push_back(
+                    {out->Keep(v.part, v.escaped), out->Keep(v.deviceKey, v.escaped), v.start, line});
+                continue;
+            }
+            default: {
+                std::optional<spool::Record> record = spool::Decode(line, &error);
+                if (!record) break;
+                std::visit(
+                    [&](auto&& r) {
+                        using T = std::decay_t<decltype(r)>;
+                        if constexpr (std::is_same_v<T, spool::ProcessRecord>) {
+                            out->processes.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::DeviceRecord>) {
+                            out->devices.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::CounterListRecord>) {
+                            out->counterLists.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::CalibrationRecord>) {
+                            out->calibrations.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::DispatchRecord>) {
+                            out->dispatches.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::OccupancyRecord>) {
+                            out->occupancy.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::MarkerRecord>) {
+                            out->markers.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::SourceRecord>) {
+                            out->sources.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::EventRecord>) {
+                            if (r.kind == "exit") out->exitRecorded = true;
+                            if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
+                        } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
+                            out->notes.push_back({0, std::move(r.message)});
+                        }
+                        // 'A', 'E', 'T' and 'Q' records were read above.
+                    },
+                    *record);
+                continue;
+            }
         }
-        std::visit(
-            [&](auto&& r) {
-                using T = std::decay_t<decltype(r)>;
-                if constexpr (std::is_same_v<T, spool::ProcessRecord>) {
-                    out->processes.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::DeviceRecord>) {
-                    out->devices.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::CounterListRecord>) {
-                    out->counterLists.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::CallRecord>) {
-                    out->calls.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::CommandRecord>) {
-                    out->commands.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::TimesRecord>) {
-                    out->times.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::CalibrationRecord>) {
-                    out->calibrations.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::DispatchRecord>) {
-                    out->dispatches.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::OccupancyRecord>) {
-                    out->occupancy.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::MarkerRecord>) {
-                    out->markers.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::SourceRecord>) {
-                    out->sources.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::KernelTimestampRecord>) {
-                    out->kernelTimestamps.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::EventRecord>) {
-                    if (r.kind == "exit") out->exitRecorded = true;
-                    if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
-                } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
-                    out->notes.push_back({0, std::move(r.message)});
-                }
-            },
-            *record);
+        out->notes.push_back({lineNumber, error});  // the line is not a record
     }
 }
 
@@ -135,15 +196,18 @@ void Append(std::vector<T>* to, std::vector<T>* from) {
     from->clear();
 }
 
-// Decodes the spool's complete lines: a line without its final '\n' was cut short by the end of the process.
-// A large spool is decoded in stretches on several threads, then put back together in spool order.
-Collected CollectSpool(std::string_view spoolText) {
+// Reads the spool's complete lines: a line without its final '\n' was cut short by the end of the process. A
+// large spool is read in stretches on several threads, put back together in spool order.
+Collected CollectSpool(std::string_view spoolText, size_t threadsWanted, std::vector<std::deque<std::string>>* owned) {
     const size_t lastNewline = spoolText.rfind('\n');
     const std::string_view complete = lastNewline == std::string_view::npos ? std::string_view()
                                                                              : spoolText.substr(0, lastNewline + 1);
-    constexpr size_t kBytesPerThread = 2 << 20;
-    const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    const size_t threads = std::min({hardware, size_t{8}, complete.size() / kBytesPerThread + 1});
+    // As many threads as asked for; by default one per 4 MiB, at most one per processor (and 8).
+    constexpr size_t kBytesPerThread = size_t{4} << 20;
+    const size_t threads =
+        threadsWanted ? threadsWanted
+                      : std::min({size_t{8}, size_t{std::max(1u, std::thread::hardware_concurrency())},
+                                  complete.size() / kBytesPerThread + 1});
     std::vector<std::string_view> stretches;
     size_t begin = 0;
     for (size_t i = 1; i <= threads && begin < complete.size(); ++i) {
@@ -192,7 +256,9 @@ Collected CollectSpool(std::string_view spoolText) {
         Append(&all.kernelTimestamps, &part.kernelTimestamps);
         Append(&all.signals, &part.signals);
         all.exitRecorded = all.exitRecorded || part.exitRecorded;
+        owned->push_back(std::move(part.owned));  // the views of the merged records point into it
     }
+    owned->push_back(std::move(all.owned));
     return all;
 }
 
@@ -211,12 +277,14 @@ struct Key {
 
 class PartNumbers {
 public:
-    void Add(const std::string& name) {
-        if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.push_back(name);
+    void Add(std::string_view name) {
+        if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
     }
     void Seal() { std::sort(names_.begin(), names_.end()); }
-    uint32_t Of(const std::string& name) const {
-        return static_cast<uint32_t>(std::lower_bound(names_.begin(), names_.end(), name) - names_.begin());
+    uint32_t Of(std::string_view name) const {
+        return static_cast<uint32_t>(std::lower_bound(names_.begin(), names_.end(), name,
+                                                      [](const std::string& a, std::string_view b) { return a < b; }) -
+                                     names_.begin());
     }
     const std::string& Name(uint32_t number) const { return names_[number]; }
 
@@ -225,19 +293,21 @@ private:
 };
 
 // The keys of `records` in key order, each call once (its last record).
-template <typename Record>
-std::vector<Key> SortedKeys(const std::vector<Record>& records, const PartNumbers& parts) {
+template <typename Entry>
+std::vector<Key> SortedKeys(const std::vector<Entry>& records, const PartNumbers& parts) {
     std::vector<Key> keys;
     keys.reserve(records.size());
     uint32_t lastPart = 0;
-    const std::string* lastName = nullptr;
+    std::string_view lastName;
+    bool any = false;
     for (size_t i = 0; i < records.size(); ++i) {
-        const Record& record = records[i];
-        if (!lastName || *lastName != record.part) {
+        const Entry& record = records[i];
+        if (!any || lastName != record.part) {
             lastPart = parts.Of(record.part);
-            lastName = &record.part;
+            lastName = record.part;
+            any = true;
         }
-        keys.push_back({lastPart, static_cast<uint32_t>(i), record.threadId, record.index});
+        keys.push_back({lastPart, static_cast<uint32_t>(i), record.thread, record.index});
     }
     if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
     size_t kept = 0;
@@ -266,30 +336,207 @@ private:
     size_t next_ = 0;
 };
 
+using Clocks = std::map<std::string, ClockCalibration, std::less<>>;
+
 // The clock of a device key, remembering the last one asked for (records come in runs of one device).
 class ClockLookup {
 public:
-    explicit ClockLookup(std::map<std::string, ClockCalibration>* clocks) : clocks_(clocks) {}
-    ClockCalibration& operator[](const std::string& key) {
-        if (!last_ || *lastKey_ != key) {
-            auto it = clocks_->try_emplace(key).first;
-            lastKey_ = &it->first;
+    explicit ClockLookup(Clocks* clocks) : clocks_(clocks) {}
+    ClockCalibration& operator[](std::string_view key) {
+        if (!last_ || lastKey_ != key) {
+            auto it = clocks_->find(key);
+            if (it == clocks_->end()) it = clocks_->emplace(std::string(key), ClockCalibration()).first;
+            lastKey_ = it->first;
             last_ = &it->second;
         }
         return *last_;
     }
 
 private:
-    std::map<std::string, ClockCalibration>* clocks_;
-    const std::string* lastKey_ = nullptr;
+    Clocks* clocks_;
+    std::string_view lastKey_;
     ClockCalibration* last_ = nullptr;
 };
 
+// A list field's numbers, into `storage` (small lists) or `spill`.
+std::span<const uint64_t> Numbers(const spool::FieldList& list, uint64_t* storage, size_t capacity,
+                                  std::vector<uint64_t>* spill) {
+    uint64_t* values = storage;
+    if (list.size() > capacity) {
+        spill->resize(list.size());
+        values = spill->data();
+    }
+    size_t count = 0;
+    for (std::string_view field : list) values[count++] = ParseUnsigned(field).value_or(0);
+    return {values, count};
+}
+
 }  // namespace
 
-AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions& options, SymbolResolver* resolver) {
-    AssembledProcess out;
-    Collected records = CollectSpool(spoolText);
+// The API trace sections and kernel timestamps of an assembled spool, as entries of the spool, in file order.
+class AssembledSpool::Trace : public AtpTraceLines {
+public:
+    struct Slot {
+        uint32_t call;
+        uint32_t command = kNone;
+        uint32_t times = kNone;
+        const ClockCalibration* clock = nullptr;  // of the device times
+    };
+    struct Thread {
+        uint64_t id;
+        uint64_t firstStart;
+        std::vector<Slot> slots;
+    };
+    struct Stamp {
+        uint32_t entry;
+        const ClockCalibration* clock;  // null: the times are CPU-clock times already
+    };
+    struct Part {
+        std::vector<Thread> threads;
+        std::vector<Stamp> stamps;
+    };
+
+    std::vector<Part> parts;  // in the order of AtpFile::parts
+    std::vector<CallEntry> calls;
+    std::vector<CommandEntry> commands;
+    std::vector<TimesEntry> times;
+    std::vector<KernelEntry> kernels;
+    std::vector<std::deque<std::string>> owned;
+    Clocks clocks;
+
+    size_t ThreadCount(size_t part) const override { return parts[part].threads.size(); }
+    uint64_t ThreadId(size_t part, size_t thread) const override { return parts[part].threads[thread].id; }
+    size_t CallCount(size_t part, size_t thread) const override { return parts[part].threads[thread].slots.size(); }
+
+    void AppendApiLine(size_t part, size_t thread, size_t call, std::string* out) const override {
+        const Slot& slot = parts[part].threads[thread].slots[call];
+        spool::CallLine v;
+        std::string error;
+        spool::DecodeLine(calls[slot.call].line, &v, &error);
+        if (v.escaped) {
+            out->append(FormatApiLine(Call(slot)));
+            return;
+        }
+        std::string_view storage[32];
+        std::vector<std::string_view> spill;
+        std::string_view* args = storage;
+        if (v.args.size() > 32) {
+            spill.resize(v.args.size());
+            args = spill.data();
+        }
+        size_t count = 0;
+        for (std::string_view arg : v.args) args[count++] = arg;
+        gpaprof::AppendApiLine(out, v.hasReturnValue ? &v.returnValue : nullptr, v.name,
+                               std::span<const std::string_view>(args, count));
+    }
+
+    void AppendTimestampLine(size_t part, size_t thread, size_t call, std::string* out) const override {
+        const Slot& slot = parts[part].threads[thread].slots[call];
+        spool::CallLine v;
+        spool::CommandLine c;
+        std::string error;
+        spool::DecodeLine(calls[slot.call].line, &v, &error);
+        if (slot.command != kNone) spool::DecodeLine(commands[slot.command].line, &c, &error);
+        if (v.escaped || c.escaped) {
+            out->append(FormatTimestampLine(Call(slot)));
+            return;
+        }
+        if (slot.command == kNone) {
+            gpaprof::AppendTimestampLine(out, v.apiType, v.name, v.start, v.end, nullptr, nullptr, std::nullopt);
+            return;
+        }
+        CommandFields command{c.commandType, c.commandName, 0, 0, 0, 0, c.queueId, c.queueHandle, c.contextId,
+                              c.contextHandle, c.deviceName};
+        MapTimes(slot, &command.queued, &command.submit, &command.start, &command.end);
+        KernelFields kernel;
+        uint64_t globalStorage[8], localStorage[8];
+        std::vector<uint64_t> globalSpill, localSpill;
+        if (c.hasKernel) {
+            kernel.kernelHandle = c.kernelHandle;
+            kernel.kernelName = c.kernelName;
+            kernel.globalSize = Numbers(c.globalSize, globalStorage, 8, &globalSpill);
+            kernel.localSize = Numbers(c.localSize, localStorage, 8, &localSpill);
+        }
+        gpaprof::AppendTimestampLine(out, v.apiType, v.name, v.start, v.end, &command, c.hasKernel ? &kernel : nullptr,
+                                     c.transferSize);
+    }
+
+    size_t KernelTimestampCount(size_t part) const override { return parts[part].stamps.size(); }
+
+    void AppendKernelTimestampLine(size_t part, size_t entry, std::string* out) const override {
+        const Stamp& stamp = parts[part].stamps[entry];
+        spool::KernelTimestampLine v;
+        std::string error;
+        spool::DecodeLine(kernels[stamp.entry].line, &v, &error);
+        if (v.escaped) {
+            out->append(FormatKernelTimestampLine(KernelTimestampOf(stamp)));
+            return;
+        }
+        KernelTimestampFields fields{v.kernelName, v.kernelObject, v.start,      v.end,        v.agentName,
+                                     v.agentHandle, v.queueIndex,  v.deviceIndex, v.packetType, v.packetId,
+                                     v.packetFields};
+        if (stamp.clock) {
+            fields.start = stamp.clock->Map(fields.start);
+            fields.end = stamp.clock->Map(fields.end);
+        }
+        gpaprof::AppendKernelTimestampLine(out, fields);
+    }
+
+    // The ApiCall of a slot, as AssembleSpool has it.
+    ApiCall Call(const Slot& slot) const {
+        std::string error;
+        std::optional<spool::Record> record = spool::Decode(calls[slot.call].line, &error);
+        ApiCall call = std::move(std::get<spool::CallRecord>(*record).call);
+        if (slot.command != kNone) {
+            std::optional<spool::Record> command = spool::Decode(commands[slot.command].line, &error);
+            spool::CommandRecord& e = std::get<spool::CommandRecord>(*command);
+            CommandTimes commandTimes = std::move(e.command);
+            MapTimes(slot, &commandTimes.queued, &commandTimes.submit, &commandTimes.start, &commandTimes.end);
+            call.command = std::move(commandTimes);
+            call.kernel = std::move(e.kernel);
+            call.transferSize = e.transferSize;
+        }
+        return call;
+    }
+
+    KernelTimestamp KernelTimestampOf(const Stamp& stamp) const {
+        std::string error;
+        std::optional<spool::Record> record = spool::Decode(kernels[stamp.entry].line, &error);
+        KernelTimestamp entry = std::move(std::get<spool::KernelTimestampRecord>(*record).entry);
+        if (stamp.clock) {
+            entry.start = stamp.clock->Map(entry.start);
+            entry.end = stamp.clock->Map(entry.end);
+        }
+        return entry;
+    }
+
+private:
+    // A command's device times on the CPU clock; all 0 when it never completed.
+    void MapTimes(const Slot& slot, uint64_t* queued, uint64_t* submit, uint64_t* start, uint64_t* end) const {
+        if (slot.times == kNone) return;
+        const TimesEntry& t = times[slot.times];
+        *queued = slot.clock->Map(t.queued);
+        *submit = slot.clock->Map(t.submit);
+        *start = slot.clock->Map(t.start);
+        *end = slot.clock->Map(t.end);
+    }
+};
+
+AssembledSpool::~AssembledSpool() = default;
+
+const AtpTraceLines& AssembledSpool::traceLines() const { return *trace_; }
+
+size_t AssembledSpool::traceThreads() const {
+    size_t threads = 0;
+    for (const Trace::Part& part : trace_->parts) threads += part.threads.size();
+    return threads;
+}
+
+AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions& options, SymbolResolver* resolver)
+    : trace_(std::make_unique<Trace>()) {
+    AssembledProcess& out = process_;
+    Trace& trace = *trace_;
+    Collected records = CollectSpool(spoolText, options.threads, &trace.owned);
 
     if (!records.processes.empty()) {
         out.process = std::move(records.processes.front());
@@ -314,27 +561,30 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
     if (!records.signals.empty()) out.signal = std::move(records.signals.front());
     out.exitRecorded = records.exitRecorded;
 
-    std::map<std::string, ClockCalibration> clocks;
-    ClockLookup clock(&clocks);
+    trace.calls = std::move(records.calls);
+    trace.commands = std::move(records.commands);
+    trace.times = std::move(records.times);
+    trace.kernels = std::move(records.kernelTimestamps);
+    ClockLookup clock(&trace.clocks);
     for (const spool::CalibrationRecord& c : records.calibrations) clock[c.deviceKey].AddSample(c.cpuBefore, c.cpuAfter, c.deviceTime);
 
     PartNumbers partNumbers;
-    for (const auto& call : records.calls) partNumbers.Add(call.part);
-    for (const auto& command : records.commands) partNumbers.Add(command.part);
-    for (const auto& stamp : records.times) partNumbers.Add(stamp.part);
+    for (const auto& call : trace.calls) partNumbers.Add(call.part);
+    for (const auto& command : trace.commands) partNumbers.Add(command.part);
+    for (const auto& stamp : trace.times) partNumbers.Add(stamp.part);
     partNumbers.Seal();
-    const std::vector<Key> callKeys = SortedKeys(records.calls, partNumbers);
-    const std::vector<Key> commandKeys = SortedKeys(records.commands, partNumbers);
-    const std::vector<Key> timeKeys = SortedKeys(records.times, partNumbers);
+    const std::vector<Key> callKeys = SortedKeys(trace.calls, partNumbers);
+    const std::vector<Key> commandKeys = SortedKeys(trace.commands, partNumbers);
+    const std::vector<Key> timeKeys = SortedKeys(trace.times, partNumbers);
 
     // Clocks: every completed command is a sample (its QUEUED stamp lies inside its enqueue call).
     {
         KeyCursor calls(callKeys);
         for (const Key& key : timeKeys) {
-            const spool::TimesRecord& stamp = records.times[key.position];
+            const TimesEntry& stamp = trace.times[key.position];
             const Key* call = calls.Find(key);
             if (call && stamp.queued != 0) {
-                const ApiCall& c = records.calls[call->position].call;
+                const CallEntry& c = trace.calls[call->position];
                 clock[stamp.deviceKey].AddSample(c.start, c.end, stamp.queued);
             }
         }
@@ -355,80 +605,63 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
     if (options.trace) {
         AtpFile atp;
         atp.session = session;
-        std::map<std::string, ApiTracePart> parts;
-        // The calls of one part and thread are consecutive in key order, by call index.
+        // Each part: its header and stack traces in the AtpFile, its calls and kernel timestamps in the trace.
+        struct PartBuild {
+            ApiTracePart file;
+            Trace::Part trace;
+        };
+        std::map<std::string, PartBuild> parts;
         KeyCursor commands(commandKeys);
         KeyCursor times(timeKeys);
-        struct Thread {
-            uint64_t firstStart;
-            uint64_t tid;
-            ThreadBlock<ApiCall> block;
-        };
+        // The calls of one part and thread are consecutive in key order, by call index.
         for (size_t first = 0; first < callKeys.size();) {
             const uint32_t part = callKeys[first].part;
-            std::vector<Thread> threads;
+            std::vector<Trace::Thread> threads;
             while (first < callKeys.size() && callKeys[first].part == part) {
                 const uint64_t tid = callKeys[first].thread;
                 size_t last = first;
                 while (last < callKeys.size() && callKeys[last].part == part && callKeys[last].thread == tid) ++last;
-                Thread thread{records.calls[callKeys[first].position].call.start, tid, {}};
-                thread.block.threadId = tid;
-                thread.block.entries.reserve(last - first);
+                Trace::Thread thread{tid, trace.calls[callKeys[first].position].start, {}};
+                thread.slots.reserve(last - first);
                 for (size_t i = first; i < last; ++i) {
                     const Key& key = callKeys[i];
-                    ApiCall call = std::move(records.calls[key.position].call);
+                    Trace::Slot slot{key.position};
                     if (const Key* commandKey = commands.Find(key)) {
-                        spool::CommandRecord& command = records.commands[commandKey->position];
-                        CommandTimes commandTimes = std::move(command.command);
+                        slot.command = commandKey->position;
                         if (const Key* timeKey = times.Find(key)) {
-                            const spool::TimesRecord& stamp = records.times[timeKey->position];
-                            const ClockCalibration& c = clock[stamp.deviceKey];
-                            commandTimes.queued = c.Map(stamp.queued);
-                            commandTimes.submit = c.Map(stamp.submit);
-                            commandTimes.start = c.Map(stamp.start);
-                            commandTimes.end = c.Map(stamp.end);
+                            slot.times = timeKey->position;
+                            slot.clock = &clock[trace.times[timeKey->position].deviceKey];
                         } else {
                             ++out.unfinishedCommands;
                         }
-                        call.command = std::move(commandTimes);
-                        call.kernel = std::move(command.kernel);
-                        call.transferSize = command.transferSize;
                     }
-                    thread.block.entries.push_back(std::move(call));
+                    thread.slots.push_back(slot);
                 }
                 out.apiCalls += last - first;
                 threads.push_back(std::move(thread));
                 first = last;
             }
-            std::sort(threads.begin(), threads.end(), [](const Thread& a, const Thread& b) {
-                return std::tie(a.firstStart, a.tid) < std::tie(b.firstStart, b.tid);
+            std::sort(threads.begin(), threads.end(), [](const Trace::Thread& a, const Trace::Thread& b) {
+                return std::tie(a.firstStart, a.id) < std::tie(b.firstStart, b.id);
             });
-            ApiTracePart& tracePart = parts[partNumbers.Name(part)];
-            tracePart.api = partNumbers.Name(part);
-            for (Thread& thread : threads) tracePart.threads.push_back(std::move(thread.block));
+            PartBuild& build = parts[partNumbers.Name(part)];
+            build.file.api = partNumbers.Name(part);
+            build.trace.threads = std::move(threads);
         }
 
         // Kernel timestamps by start time; those of equal start in spool order.
-        std::vector<std::pair<uint64_t, size_t>> stampOrder;
-        stampOrder.reserve(records.kernelTimestamps.size());
-        for (size_t i = 0; i < records.kernelTimestamps.size(); ++i) {
-            stampOrder.emplace_back(records.kernelTimestamps[i].entry.start, i);
-        }
+        std::vector<std::pair<uint64_t, uint32_t>> stampOrder;
+        stampOrder.reserve(trace.kernels.size());
+        for (size_t i = 0; i < trace.kernels.size(); ++i) stampOrder.emplace_back(trace.kernels[i].start, static_cast<uint32_t>(i));
         if (!std::is_sorted(stampOrder.begin(), stampOrder.end())) std::sort(stampOrder.begin(), stampOrder.end());
-        ApiTracePart* lastPart = nullptr;
+        PartBuild* lastPart = nullptr;
         for (const auto& [start, position] : stampOrder) {
-            spool::KernelTimestampRecord& stamp = records.kernelTimestamps[position];
-            KernelTimestamp entry = std::move(stamp.entry);
-            if (!stamp.deviceKey.empty()) {
-                const ClockCalibration& c = clock[stamp.deviceKey];
-                entry.start = c.Map(entry.start);
-                entry.end = c.Map(entry.end);
+            const KernelEntry& stamp = trace.kernels[position];
+            if (!lastPart || lastPart->file.api != stamp.part) {
+                lastPart = &parts[std::string(stamp.part)];
+                lastPart->file.api = stamp.part;
             }
-            if (!lastPart || lastPart->api != stamp.part) {
-                lastPart = &parts[stamp.part];
-                lastPart->api = stamp.part;
-            }
-            lastPart->kernelTimestamps.push_back(std::move(entry));
+            lastPart->trace.stamps.push_back({position, stamp.deviceKey.empty() ? nullptr : &clock[stamp.deviceKey]});
         }
 
         const std::vector<spool::SourceRecord>& sources = records.sources;
@@ -471,8 +704,9 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
             }
             for (auto& [part, perThread] : byThread) {
                 // Same thread order as the API trace blocks.
+                PartBuild& build = parts[part];
                 std::vector<uint64_t> order;
-                for (const auto& block : parts[part].threads) order.push_back(block.threadId);
+                for (const auto& thread : build.trace.threads) order.push_back(thread.id);
                 for (const auto& [tid, entries] : perThread) {
                     if (std::find(order.begin(), order.end(), tid) == order.end()) order.push_back(tid);
                 }
@@ -485,18 +719,18 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
                     block.threadId = tid;
                     block.entries.reserve(found->second.size());
                     for (auto& [index, location] : found->second) block.entries.push_back(std::move(location));
-                    parts[part].api = part;
-                    parts[part].sourceThreads.push_back(std::move(block));
+                    build.file.api = part;
+                    build.file.sourceThreads.push_back(std::move(block));
                 }
             }
         }
 
-        if (parts.empty()) parts["ocl"].api = "ocl";  // a trace without calls still says what it excluded
+        if (parts.empty()) parts["ocl"].file.api = "ocl";  // a trace without calls still says what it excluded
         // -F names APIs of every part; each part's header line lists its own (cl*, cu*/cuda*, hsa*).
-        for (auto& [partName, tracePart] : parts) {
+        for (auto& [partName, build] : parts) {
             const std::string prefix = partName == "ocl" ? "cl" : partName == "cuda" ? "cu" : partName;
             for (const std::string& api : options.excludedApis) {
-                if (api.rfind(prefix, 0) == 0) tracePart.excludedApis.push_back(api);
+                if (api.rfind(prefix, 0) == 0) build.file.excludedApis.push_back(api);
             }
         }
 
@@ -505,7 +739,10 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
         std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
             return std::make_pair(PartRank(a), a) < std::make_pair(PartRank(b), b);
         });
-        for (const std::string& name : names) atp.parts.push_back(std::move(parts[name]));
+        for (const std::string& name : names) {
+            atp.parts.push_back(std::move(parts[name].file));
+            trace.parts.push_back(std::move(parts[name].trace));
+        }
 
         std::map<uint64_t, ThreadBlock<PerfMarker>> markerBlocks;
         std::vector<uint64_t> markerOrder;
@@ -517,6 +754,8 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
         }
         for (uint64_t tid : markerOrder) atp.markerThreads.push_back(std::move(markerBlocks[tid]));
         out.atp = std::move(atp);
+        // Every offset now, so that the lines can be written from several threads (Offset() caches it).
+        for (const auto& [key, calibration] : trace.clocks) calibration.Offset();
     }
 
     if (options.counters) {
@@ -584,7 +823,33 @@ AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions
         for (auto& record : occupancy) file.rows.push_back(std::move(record.row));
         out.occupancy = std::move(file);
     }
-    return out;
+}
+
+void AssembledSpool::MaterializeTrace() {
+    if (!process_.atp) return;
+    AtpFile& atp = *process_.atp;
+    for (size_t p = 0; p < trace_->parts.size(); ++p) {
+        const Trace::Part& part = trace_->parts[p];
+        ApiTracePart& file = atp.parts[p];
+        file.threads.clear();
+        file.threads.reserve(part.threads.size());
+        for (const Trace::Thread& thread : part.threads) {
+            ThreadBlock<ApiCall> block;
+            block.threadId = thread.id;
+            block.entries.reserve(thread.slots.size());
+            for (const Trace::Slot& slot : thread.slots) block.entries.push_back(trace_->Call(slot));
+            file.threads.push_back(std::move(block));
+        }
+        file.kernelTimestamps.clear();
+        file.kernelTimestamps.reserve(part.stamps.size());
+        for (const Trace::Stamp& stamp : part.stamps) file.kernelTimestamps.push_back(trace_->KernelTimestampOf(stamp));
+    }
+}
+
+AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions& options, SymbolResolver* resolver) {
+    AssembledSpool assembled(spoolText, options, resolver);
+    assembled.MaterializeTrace();
+    return std::move(assembled.process());
 }
 
 }  // namespace gpaprof

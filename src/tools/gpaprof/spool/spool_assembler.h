@@ -3,11 +3,13 @@
 // after the process has ended (or in a test); never inside the profiled application.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/profile_model.h"
 #include "tools/gpaprof/spool/spool_records.h"
 #include "tools/gpaprof/spool/symbol_resolver.h"
@@ -30,6 +32,7 @@ struct AssemblyOptions {
     std::optional<std::vector<std::string>> kernelsProfiled;
     std::optional<uint64_t> maxKernelsToProfile;
     std::string defaultApi = "OpenCL";      // #API of a .csv without rows
+    size_t threads = 0;                     // threads reading the spool (and writing the .atp); 0: as useful
 };
 
 struct AssembledProcess {
@@ -48,5 +51,30 @@ struct AssembledProcess {
 };
 
 AssembledProcess AssembleSpool(std::string_view spoolText, const AssemblyOptions& options, SymbolResolver* resolver);
+
+// The same assembly for writing the files at once (what gpaprof does): the API calls and kernel timestamps
+// of the trace are not copied out of the spool into ApiCall and KernelTimestamp records but written from the
+// spool's lines straight into the .atp (traceLines()), so `spoolText` must outlive this. process() holds
+// everything else: its `atp` has every part with its header, stack traces and markers, and no threads or
+// kernel timestamps. WriteAtp(*process().atp, traceLines()) is WriteAtp(*AssembleSpool(...).atp), byte for
+// byte (tests/tools/gpaprof/spool_assembly_test.cpp).
+class AssembledSpool {
+public:
+    AssembledSpool(std::string_view spoolText, const AssemblyOptions& options, SymbolResolver* resolver);
+    ~AssembledSpool();
+    AssembledSpool(const AssembledSpool&) = delete;
+    AssembledSpool& operator=(const AssembledSpool&) = delete;
+
+    AssembledProcess& process() { return process_; }
+    const AtpTraceLines& traceLines() const;
+    size_t traceThreads() const;  // thread blocks of the API trace sections, every part
+    // Copies the calls and kernel timestamps into process().atp (what AssembleSpool returns).
+    void MaterializeTrace();
+
+private:
+    class Trace;
+    std::unique_ptr<Trace> trace_;
+    AssembledProcess process_;
+};
 
 }  // namespace gpaprof

@@ -190,6 +190,34 @@ public:
         for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(Text());
         return values;
     }
+    // The next field as it is in the line (escaped where the line has escapes).
+    std::string_view View() {
+        std::string_view raw;
+        if (!Next(&raw)) return {};
+        return raw;
+    }
+    // A list: its count, then that many fields (each read as a number with `numbers`), as a view.
+    FieldList ViewList(bool numbers) {
+        const uint64_t count = Number();
+        // The record has at least the fields read so far and, while there are more, one more: only a longer
+        // list needs them counted.
+        const uint64_t known = fieldsRead_ + (more_ ? 1 : 0);
+        if (ok_ && count > known && count > FieldCount()) Fail("list longer than the record");
+        const char* first = next_;
+        uint64_t read = 0;
+        for (; ok_ && read < count; ++read) {
+            if (numbers) {
+                Number();
+            } else {
+                View();
+            }
+        }
+        if (!ok_ || read == 0) return {};
+        return FieldList(std::string_view(first, static_cast<size_t>(lastFieldEnd_ - first)), static_cast<size_t>(read));
+    }
+    bool escaped() const { return escapes_; }
+    // A field of this line as text of its own.
+    std::string Own(std::string_view raw) const { return escapes_ ? UnescapeField(raw) : std::string(raw); }
     std::vector<uint64_t> Numbers() {
         const uint64_t count = Number();
         std::vector<uint64_t> values;
@@ -212,6 +240,8 @@ private:
     }
     // Moves past the field that ends at `fieldEnd`.
     void Advance(const char* fieldEnd) {
+        lastFieldEnd_ = fieldEnd;
+        ++fieldsRead_;
         if (fieldEnd == end_) {
             more_ = false;
             next_ = end_;
@@ -261,6 +291,8 @@ private:
     bool any_;
     bool escapes_;
     size_t fieldCount_ = 0;
+    const char* lastFieldEnd_ = nullptr;
+    uint64_t fieldsRead_ = 0;
     std::string* error_;
     bool ok_ = true;
 };
@@ -271,21 +303,95 @@ std::optional<Record> Finish(Reader& reader, T&& record) {
     return Record(std::forward<T>(record));
 }
 
-void EncodeCall(Writer& w, const ApiCall& call) {
-    w.Number(call.apiType).Text(call.name).OptionalText(call.returnValue).List(call.args).Number(call.start).Number(call.end);
-}
-
-ApiCall DecodeCall(Reader& r) {
-    ApiCall call;
+// The views of 'A', 'E' and 'Q' records, in their fields' order; Decode converts them into records.
+bool ReadLine(Reader& r, CallLine* v) {
+    v->part = r.View();
+    v->threadId = r.Number();
+    v->index = r.Number();
     const uint64_t type = r.Number();
     if (type > UINT32_MAX) r.Fail("API type out of range");
-    call.apiType = static_cast<uint32_t>(type);
-    call.name = r.Text();
-    call.returnValue = r.OptionalText();
-    call.args = r.List();
-    call.start = r.Number();
-    call.end = r.Number();
-    return call;
+    v->apiType = static_cast<uint32_t>(type);
+    v->name = r.View();
+    v->hasReturnValue = r.Flag();
+    v->returnValue = r.View();
+    v->args = r.ViewList(false);
+    v->start = r.Number();
+    v->end = r.Number();
+    v->escaped = r.escaped();
+    return r.Finished();
+}
+
+bool ReadLine(Reader& r, CommandLine* v) {
+    v->part = r.View();
+    v->threadId = r.Number();
+    v->index = r.Number();
+    v->deviceKey = r.View();
+    v->commandType = static_cast<uint32_t>(r.Number());
+    v->commandName = r.View();
+    v->queueId = r.Number();
+    v->queueHandle = r.View();
+    v->contextId = r.Number();
+    v->contextHandle = r.View();
+    v->deviceName = r.View();
+    v->hasKernel = r.Flag();
+    if (v->hasKernel) {
+        v->kernelHandle = r.View();
+        v->kernelName = r.View();
+        v->globalSize = r.ViewList(true);
+        v->localSize = r.ViewList(true);
+    }
+    v->transferSize = r.OptionalNumber();
+    v->escaped = r.escaped();
+    return r.Finished();
+}
+
+bool ReadLine(Reader& r, TimesLine* v) {
+    v->part = r.View();
+    v->threadId = r.Number();
+    v->index = r.Number();
+    v->deviceKey = r.View();
+    v->queued = r.Number();
+    v->submit = r.Number();
+    v->start = r.Number();
+    v->end = r.Number();
+    v->escaped = r.escaped();
+    return r.Finished();
+}
+
+bool ReadLine(Reader& r, KernelTimestampLine* v) {
+    v->part = r.View();
+    v->deviceKey = r.View();
+    v->kernelName = r.View();
+    v->kernelObject = r.View();
+    v->start = r.Number();
+    v->end = r.Number();
+    v->agentName = r.View();
+    v->agentHandle = r.View();
+    v->queueIndex = r.Number();
+    v->deviceIndex = r.Number();
+    v->packetType = r.View();
+    v->packetId = r.Number();
+    v->packetFields = r.View();
+    v->escaped = r.escaped();
+    return r.Finished();
+}
+
+std::vector<std::string> OwnList(const Reader& r, const FieldList& list) {
+    std::vector<std::string> values;
+    values.reserve(list.size());
+    for (std::string_view field : list) values.push_back(r.Own(field));
+    return values;
+}
+
+std::vector<uint64_t> OwnNumbers(const Reader& r, const FieldList& list) {
+    std::vector<uint64_t> values;
+    values.reserve(list.size());
+    for (std::string_view field : list) values.push_back(ParseUnsigned(r.Own(field)).value_or(0));
+    return values;
+}
+
+void EncodeCall(Writer& w, const ApiCall& call) {
+    w.Number(call.apiType).Text(call.name).OptionalText(call.returnValue).List(call.args).Number(call.start).Number(call.end);
 }
 
 struct Encoder {
@@ -405,49 +511,51 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
             return Finish(r, std::move(l));
         }
         case 'A': {
+            CallLine v;
+            if (!ReadLine(r, &v)) return std::nullopt;
             CallRecord a;
-            a.part = r.Text();
-            a.threadId = r.Number();
-            a.index = r.Number();
-            a.call = DecodeCall(r);
-            return Finish(r, std::move(a));
+            a.part = r.Own(v.part);
+            a.threadId = v.threadId;
+            a.index = v.index;
+            a.call.apiType = v.apiType;
+            a.call.name = r.Own(v.name);
+            if (v.hasReturnValue) a.call.returnValue = r.Own(v.returnValue);
+            a.call.args = OwnList(r, v.args);
+            a.call.start = v.start;
+            a.call.end = v.end;
+            return Record(std::move(a));
         }
         case 'E': {
+            CommandLine v;
+            if (!ReadLine(r, &v)) return std::nullopt;
             CommandRecord e;
-            e.part = r.Text();
-            e.threadId = r.Number();
-            e.index = r.Number();
-            e.deviceKey = r.Text();
-            const uint64_t commandType = r.Number();
-            e.command.commandType = static_cast<uint32_t>(commandType);
-            e.command.commandName = r.Text();
-            e.command.queueId = r.Number();
-            e.command.queueHandle = r.Text();
-            e.command.contextId = r.Number();
-            e.command.contextHandle = r.Text();
-            e.command.deviceName = r.Text();
-            if (r.Flag()) {
+            e.part = r.Own(v.part);
+            e.threadId = v.threadId;
+            e.index = v.index;
+            e.deviceKey = r.Own(v.deviceKey);
+            e.command.commandType = v.commandType;
+            e.command.commandName = r.Own(v.commandName);
+            e.command.queueId = v.queueId;
+            e.command.queueHandle = r.Own(v.queueHandle);
+            e.command.contextId = v.contextId;
+            e.command.contextHandle = r.Own(v.contextHandle);
+            e.command.deviceName = r.Own(v.deviceName);
+            if (v.hasKernel) {
                 KernelLaunch kernel;
-                kernel.kernelHandle = r.Text();
-                kernel.kernelName = r.Text();
-                kernel.globalSize = r.Numbers();
-                kernel.localSize = r.Numbers();
+                kernel.kernelHandle = r.Own(v.kernelHandle);
+                kernel.kernelName = r.Own(v.kernelName);
+                kernel.globalSize = OwnNumbers(r, v.globalSize);
+                kernel.localSize = OwnNumbers(r, v.localSize);
                 e.kernel = std::move(kernel);
             }
-            e.transferSize = r.OptionalNumber();
-            return Finish(r, std::move(e));
+            e.transferSize = v.transferSize;
+            return Record(std::move(e));
         }
         case 'T': {
-            TimesRecord t;
-            t.part = r.Text();
-            t.threadId = r.Number();
-            t.index = r.Number();
-            t.deviceKey = r.Text();
-            t.queued = r.Number();
-            t.submit = r.Number();
-            t.start = r.Number();
-            t.end = r.Number();
-            return Finish(r, std::move(t));
+            TimesLine v;
+            if (!ReadLine(r, &v)) return std::nullopt;
+            return Record(TimesRecord{r.Own(v.part), v.threadId, v.index, r.Own(v.deviceKey), v.queued, v.submit, v.start,
+                                      v.end});
         }
         case 'C': {
             CalibrationRecord c;
@@ -531,22 +639,24 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
             return Finish(r, std::move(s));
         }
         case 'Q': {
+            KernelTimestampLine v;
+            if (!ReadLine(r, &v)) return std::nullopt;
             KernelTimestampRecord q;
-            q.part = r.Text();
-            q.deviceKey = r.Text();
+            q.part = r.Own(v.part);
+            q.deviceKey = r.Own(v.deviceKey);
             KernelTimestamp& k = q.entry;
-            k.kernelName = r.Text();
-            k.kernelObject = r.Text();
-            k.start = r.Number();
-            k.end = r.Number();
-            k.agentName = r.Text();
-            k.agentHandle = r.Text();
-            k.queueIndex = r.Number();
-            k.deviceIndex = r.Number();
-            k.packetType = r.Text();
-            k.packetId = r.Number();
-            k.packetFields = r.Text();
-            return Finish(r, std::move(q));
+            k.kernelName = r.Own(v.kernelName);
+            k.kernelObject = r.Own(v.kernelObject);
+            k.start = v.start;
+            k.end = v.end;
+            k.agentName = r.Own(v.agentName);
+            k.agentHandle = r.Own(v.agentHandle);
+            k.queueIndex = v.queueIndex;
+            k.deviceIndex = v.deviceIndex;
+            k.packetType = r.Own(v.packetType);
+            k.packetId = v.packetId;
+            k.packetFields = r.Own(v.packetFields);
+            return Record(std::move(q));
         }
         case 'X': {
             EventRecord x;
@@ -607,6 +717,35 @@ std::string Encode(const Record& record) {
 }
 
 void EncodeTo(const Record& record, std::string* out) { std::visit(Encoder{out}, record); }
+
+namespace {
+
+template <typename View>
+bool DecodeView(std::string_view line, char type, View* out, std::string* error) {
+    if (line.size() < 1) {
+        *error = "empty record";
+        return false;
+    }
+    if (line[0] != type) {
+        *error = std::string("not a '") + type + "' record";
+        return false;
+    }
+    if (line.size() > 1 && line[1] != '\t') {
+        *error = "record letter not followed by a tab";
+        return false;
+    }
+    Reader reader(line.size() > 1 ? line.substr(2) : std::string_view(), line.size() > 1, error);
+    return ReadLine(reader, out);
+}
+
+}  // namespace
+
+bool DecodeLine(std::string_view line, CallLine* out, std::string* error) { return DecodeView(line, 'A', out, error); }
+bool DecodeLine(std::string_view line, CommandLine* out, std::string* error) { return DecodeView(line, 'E', out, error); }
+bool DecodeLine(std::string_view line, TimesLine* out, std::string* error) { return DecodeView(line, 'T', out, error); }
+bool DecodeLine(std::string_view line, KernelTimestampLine* out, std::string* error) {
+    return DecodeView(line, 'Q', out, error);
+}
 
 std::optional<Record> Decode(std::string_view line, std::string* error) {
     if (line.size() < 1) {

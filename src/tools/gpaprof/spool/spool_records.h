@@ -140,4 +140,106 @@ std::optional<Record> Decode(std::string_view line, std::string* error);
 std::string EscapeField(std::string_view text);
 std::string UnescapeField(std::string_view text);
 
+// ---------------------------------------------------------------------------------------------
+// The records a trace has most of ('A', 'E', 'T', 'Q'), read as views into their line: no string per field, for
+// gpaprof's assembly of large spools. A line reads as a view exactly when Decode reads it (Decode reads
+// these records through the views). Text fields are the line's own characters: where `escaped` is set the
+// line has escapes and its text fields are still escaped (read such a line with Decode).
+
+// `count` consecutive tab-separated fields of a line (a list field), in order.
+class FieldList {
+public:
+    FieldList() = default;
+    FieldList(std::string_view fields, size_t count) : fields_(fields), count_(count) {}
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    class iterator {
+    public:
+        iterator(std::string_view rest, size_t left) : rest_(rest), left_(left) {}
+        std::string_view operator*() const { return rest_.substr(0, rest_.find('\t')); }
+        iterator& operator++() {
+            const size_t tab = rest_.find('\t');
+            rest_ = tab == std::string_view::npos ? std::string_view() : rest_.substr(tab + 1);
+            --left_;
+            return *this;
+        }
+        bool operator!=(const iterator& other) const { return left_ != other.left_; }
+
+    private:
+        std::string_view rest_;
+        size_t left_;
+    };
+    iterator begin() const { return {fields_, count_}; }
+    iterator end() const { return {std::string_view(), 0}; }
+
+private:
+    std::string_view fields_;
+    size_t count_ = 0;
+};
+
+struct CallLine {                 // 'A'
+    std::string_view part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    uint32_t apiType = 0;
+    std::string_view name;
+    bool hasReturnValue = false;
+    std::string_view returnValue;
+    FieldList args;
+    uint64_t start = 0, end = 0;
+    bool escaped = false;
+};
+
+struct CommandLine {              // 'E'
+    std::string_view part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    std::string_view deviceKey;
+    uint32_t commandType = 0;
+    std::string_view commandName;
+    uint64_t queueId = 0;
+    std::string_view queueHandle;
+    uint64_t contextId = 0;
+    std::string_view contextHandle;
+    std::string_view deviceName;
+    bool hasKernel = false;
+    std::string_view kernelHandle;
+    std::string_view kernelName;
+    FieldList globalSize;         // decimal numbers
+    FieldList localSize;
+    std::optional<uint64_t> transferSize;
+    bool escaped = false;
+};
+
+struct TimesLine {                // 'T'
+    std::string_view part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    std::string_view deviceKey;
+    uint64_t queued = 0, submit = 0, start = 0, end = 0;
+    bool escaped = false;
+};
+
+struct KernelTimestampLine {      // 'Q'
+    std::string_view part;
+    std::string_view deviceKey;
+    std::string_view kernelName;
+    std::string_view kernelObject;
+    uint64_t start = 0, end = 0;
+    std::string_view agentName;
+    std::string_view agentHandle;
+    uint64_t queueIndex = 0;
+    uint64_t deviceIndex = 0;
+    std::string_view packetType;
+    uint64_t packetId = 0;
+    std::string_view packetFields;
+    bool escaped = false;
+};
+
+// One line without its '\n'; false with the reason (Decode's) when it is not such a record.
+bool DecodeLine(std::string_view line, CallLine* out, std::string* error);
+bool DecodeLine(std::string_view line, CommandLine* out, std::string* error);
+bool DecodeLine(std::string_view line, TimesLine* out, std::string* error);
+bool DecodeLine(std::string_view line, KernelTimestampLine* out, std::string* error);
+
 }  // namespace gpaprof::spool
