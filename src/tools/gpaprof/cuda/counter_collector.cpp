@@ -559,7 +559,13 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
 
 bool CounterCollector::DeferDispatch(ContextState* state, const LaunchCall& launch) {
     ContextState::Deferred next;
-    std::string why;
+    std::string why = replayer_->UnsafeMemory(launch);
+    if (!why.empty()) {
+        // Before anything ends the batch in progress: a run of such dispatches stays one kernel-replay batch.
+        NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
+                 "replay (slower; GPAPROF_CUDA_STATS=1 counts them): " + why);
+        return StartBatch(state, CUPTI_KernelReplay);
+    }
     if (!replayer_->CopyLaunch(launch, &next.launch, &why)) {
         NoteOnce("gpaprof replays some dispatches one at a time (slower): " + why);
         return ReplayPasses(state, launch);

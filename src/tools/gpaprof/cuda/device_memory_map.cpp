@@ -91,7 +91,8 @@ void DeviceMemoryMap::ModuleUnloaded(CUmodule module) {
     for (auto& [id, cubin] : cubins_) {
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
             cubin.placed.erase({module, s});
-            cubin.nextGlobal.erase({module, s});
+            cubin.found.erase({module, s});
+            cubin.tried.erase({module, s});
         }
     }
 }
@@ -108,7 +109,8 @@ void DeviceMemoryMap::LibraryUnloaded(CUlibrary library) {
     for (auto& [id, cubin] : cubins_) {
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
             cubin.placed.erase({library, s});
-            cubin.nextGlobal.erase({library, s});
+            cubin.found.erase({library, s});
+            cubin.tried.erase({library, s});
         }
     }
 }
@@ -129,26 +131,59 @@ void DeviceMemoryMap::PlaceBySeenNamesLocked(CUcontext context) {
     if (facts == contexts_.end()) return;
     for (const SeenGlobal& seen : facts->second.seenGlobals) {
         if (seen.name.empty()) continue;
-        // The cubins of the context with a variable of this name and size: only an unambiguous one is placed.
+        // The cubins of the context with a variable of this name and size: only an unambiguous one counts.
         Cubin* match = nullptr;
-        size_t matchSection = 0;
-        const CubinGlobal* matchGlobal = nullptr;
+        size_t matchSection = 0, matchGlobal = 0;
         int matches = 0;
         for (auto& [id, cubin] : cubins_) {
             if (cubin.context != context) continue;
             for (size_t s = 0; s < cubin.sections.size(); ++s) {
-                for (const CubinGlobal& global : cubin.sections[s].globals) {
+                for (size_t g = 0; g < cubin.sections[s].globals.size(); ++g) {
+                    const CubinGlobal& global = cubin.sections[s].globals[g];
                     if (global.name != seen.name || global.size != seen.region.size) continue;
                     ++matches;
                     match = &cubin;
                     matchSection = s;
-                    matchGlobal = &global;
+                    matchGlobal = g;
                 }
             }
         }
-        if (matches != 1 || seen.region.base < matchGlobal->offset) continue;
-        match->placed[{nullptr, matchSection}] = seen.region.base - matchGlobal->offset;
+        if (matches != 1) continue;
+        std::vector<std::optional<uint64_t>>& found = match->found[{nullptr, matchSection}];
+        found.resize(match->sections[matchSection].globals.size());
+        found[matchGlobal] = seen.region.base;
+        DecideLocked(match, nullptr, matchSection);
     }
+}
+
+void DeviceMemoryMap::DecideLocked(Cubin* cubin, const void* handle, size_t section) {
+    const CubinDataSection& data = cubin->sections[section];
+    const std::vector<std::optional<uint64_t>>& found = cubin->found[{handle, section}];
+    size_t count = 0;
+    bool consistent = true;
+    std::optional<uint64_t> base;
+    for (size_t g = 0; g < found.size() && g < data.globals.size(); ++g) {
+        if (!found[g]) continue;
+        ++count;
+        if (*found[g] < data.globals[g].offset) {
+            consistent = false;
+            continue;
+        }
+        const uint64_t candidate = *found[g] - data.globals[g].offset;
+        if (base && *base != candidate) consistent = false;
+        base = candidate;
+    }
+    std::vector<MemoryRegion> regions;
+    if (consistent && base && count >= 2) {
+        regions.push_back({*base, data.size});  // two variables agree: the driver kept the layout
+    } else if (count == data.globals.size() && count > 0) {
+        for (size_t g = 0; g < data.globals.size(); ++g) regions.push_back({*found[g], data.globals[g].size});
+    }
+    if (regions.empty()) {
+        if (count > 0) ++cubin->misplaced;
+        return;
+    }
+    cubin->placed[{handle, section}] = std::move(regions);
 }
 
 std::vector<DeviceMemoryMap::Lookup> DeviceMemoryMap::PendingLookups(CUcontext context) {
@@ -161,9 +196,8 @@ std::vector<DeviceMemoryMap::Lookup> DeviceMemoryMap::PendingLookups(CUcontext c
         if (cubin.context != context) continue;
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
             auto consider = [&](const void* handle, CUmodule module, CUlibrary library) {
-                if (cubin.placed.count({handle, s})) return;
-                auto next = cubin.nextGlobal.find({handle, s});
-                const size_t global = next == cubin.nextGlobal.end() ? 0 : next->second;
+                auto tried = cubin.tried.find({handle, s});
+                const size_t global = tried == cubin.tried.end() ? 0 : tried->second;
                 if (global >= cubin.sections[s].globals.size()) return;
                 lookups.push_back(Lookup{module, library, id, s, global, cubin.sections[s].globals[global].name});
             };
@@ -182,22 +216,18 @@ void DeviceMemoryMap::LookupResult(CUcontext context, const Lookup& lookup, std:
     const CubinDataSection& section = cubin.sections[lookup.section];
     if (lookup.global >= section.globals.size()) return;
     const void* handle = lookup.module ? static_cast<const void*>(lookup.module) : static_cast<const void*>(lookup.library);
-    size_t& next = cubin.nextGlobal[{handle, lookup.section}];
-    next = std::max(next, lookup.global + 1);
+    size_t& tried = cubin.tried[{handle, lookup.section}];
+    if (lookup.global != tried) return;  // answered already
+    tried = lookup.global + 1;
     ++cubin.lookups;
-    if (!found) return;
-    ++cubin.found;
-    const CubinGlobal& global = section.globals[lookup.global];
-    // Where the driver could not say which allocation holds the variable (allocationSize 0), the size check
-    // alone decides.
-    const uint64_t base = found->address >= global.offset ? found->address - global.offset : 0;
-    if (found->size != global.size || found->address < global.offset ||
-        (found->allocationSize != 0 &&
-         (base < found->allocationBase || base + section.size > found->allocationBase + found->allocationSize))) {
-        ++cubin.rejected;
-        return;
+    std::vector<std::optional<uint64_t>>& addresses = cubin.found[{handle, lookup.section}];
+    addresses.resize(section.globals.size());
+    // Only a variable of the size the cubin gives is this cubin's (another module may have one of that name).
+    if (found && found->size == section.globals[lookup.global].size) {
+        ++cubin.hits;
+        addresses[lookup.global] = found->address;
     }
-    cubin.placed[{handle, lookup.section}] = base;
+    if (tried == section.globals.size()) DecideLocked(&cubin, handle, lookup.section);
 }
 
 DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
@@ -229,9 +259,9 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
         if (cubin.context != context) continue;
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
             bool placed = false;
-            for (const auto& [key, base] : cubin.placed) {
+            for (const auto& [key, regions] : cubin.placed) {
                 if (key.second != s) continue;
-                plan.regions.push_back({base, cubin.sections[s].size});
+                plan.regions.insert(plan.regions.end(), regions.begin(), regions.end());
                 placed = true;
             }
             if (!placed) {
@@ -240,8 +270,8 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
                               " bytes) could not be located (" +
                               std::to_string(facts == contexts_.end() ? 0 : facts->second.modules.size()) +
                               " module(s) and " + std::to_string(libraries_.size()) + " librar(ies) known; " +
-                              std::to_string(cubin.lookups) + " lookup(s), " + std::to_string(cubin.found) +
-                              " found, " + std::to_string(cubin.rejected) + " rejected)";
+                              std::to_string(cubin.lookups) + " lookup(s), " + std::to_string(cubin.hits) +
+                              " found, " + std::to_string(cubin.misplaced) + " inconsistent)";
                 plan.regions.clear();
                 return plan;
             }

@@ -75,10 +75,10 @@ public:
     // only one cubin of the context has one).
     void GlobalSeen(CUcontext context, const std::string& name, uint64_t base, uint64_t size);
 
-    // The lookups the caller should make (cuModuleGetGlobal(module, name), then cuMemGetAddressRange on the
-    // address) before the next Plan, each answered with LookupResult (nullopt: not found); repeat until none is
-    // left. One per (module, section) that the module has not placed yet, naming the next variable of the
-    // section not tried there (cuModuleGetGlobal does not know every name, e.g. some file-scope statics).
+    // The lookups the caller should make (cuModuleGetGlobal(module, name) or cuLibraryGetGlobal, then
+    // cuMemGetAddressRange on the address) before the next Plan, each answered with LookupResult (nullopt: not
+    // found); repeat until none is left. Every variable of every section is looked up in every module and
+    // library of the context once.
     struct Lookup {
         CUmodule module = nullptr;    // cuModuleGetGlobal in this module, or
         CUlibrary library = nullptr;  // cuLibraryGetGlobal in this library (in the context current)
@@ -89,13 +89,17 @@ public:
     };
     struct Found {
         uint64_t address = 0, size = 0;                 // cuModuleGetGlobal
-        uint64_t allocationBase = 0, allocationSize = 0;  // cuMemGetAddressRange of the address
+        uint64_t allocationBase = 0, allocationSize = 0;  // cuMemGetAddressRange of the address (0: unknown)
     };
     std::vector<Lookup> PendingLookups(CUcontext context);
-    // A variable of the size the cubin gives places the section at (address - its offset), when the whole
-    // section then lies inside the driver allocation holding the variable. The same cubin loaded twice, or a
-    // variable of the same name and size in another module, may place a section more than once: every
-    // placement is saved (restoring memory the kernel did not write changes nothing).
+    // What one module (or library) says about a section, once every variable of it was looked up there: where
+    // the variables of the cubin's size are. At least two found at the cubin's offsets from one base: the
+    // driver kept the section's layout and the whole section is saved from that base, variables the driver
+    // cannot name (file-scope statics) included. Otherwise, when every variable was found: each variable.
+    // Otherwise that module does not place the section. (cuMemGetAddressRange is no help: for a module
+    // variable it answers the variable's own extent.) A section placed by several modules
+    // (the same cubin loaded twice) is saved at every place: restoring memory the kernel did not write changes
+    // nothing.
     void LookupResult(CUcontext context, const Lookup& lookup, std::optional<Found> found);
 
     // What to save for a dispatch on `context`: merged regions, or why saving is not reliable.
@@ -117,11 +121,12 @@ private:
     struct Cubin {
         CUcontext context = nullptr;
         std::vector<CubinDataSection> sections;
-        // Per (module or library handle, section): the next variable to try, and where that handle placed the
-        // section (handle nullptr: placed by a variable the application looked up).
-        std::map<std::pair<const void*, size_t>, size_t> nextGlobal;
-        std::map<std::pair<const void*, size_t>, uint64_t> placed;
-        uint32_t lookups = 0, found = 0, rejected = 0;  // for the reason when a section is not placed
+        // Per (module or library handle, section): the addresses found so far (by variable), and the regions that
+        // handle placed the section at (handle nullptr: the variables the application looked up itself).
+        std::map<std::pair<const void*, size_t>, std::vector<std::optional<uint64_t>>> found;
+        std::map<std::pair<const void*, size_t>, size_t> tried;
+        std::map<std::pair<const void*, size_t>, std::vector<MemoryRegion>> placed;
+        uint32_t lookups = 0, hits = 0, misplaced = 0;  // for the reason when a section is not placed
     };
     struct SeenGlobal {
         std::string name;
@@ -134,6 +139,8 @@ private:
         std::vector<SeenGlobal> seenGlobals;
     };
     void PlaceBySeenNamesLocked(CUcontext context);
+    // After the last variable of a section was tried in `handle`: places the section from what was found.
+    static void DecideLocked(Cubin* cubin, const void* handle, size_t section);
 
     mutable std::mutex mutex_;
     std::map<uint64_t, Allocation> allocations_;  // by base address

@@ -98,9 +98,6 @@ struct OpenCall {
 thread_local std::vector<OpenCall> t_calls;
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
 thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
-// While gpaprof replays a launch (-t): the correlation ids of the launches it issues, whose kernel records
-// are not the application's.
-thread_local std::vector<uint32_t>* t_replayLaunchIds = nullptr;
 
 bool IsDriverLaunch(uint32_t cbid) {
     switch (cbid) {
@@ -174,6 +171,12 @@ public:
 
     void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
     void OnBufferCompleted(uint8_t* buffer, size_t validSize);
+    // A kernel launch gpaprof issued itself (a replay pass): -t leaves its activity record out.
+    void NoteReplayLaunch(uint32_t correlationId) {
+        if (!trace_) return;
+        std::lock_guard<std::mutex> lock(enqueueMutex_);
+        replayLaunches_.insert(correlationId);
+    }
     void Finish();
     void FlushActivity();
     // From a crash handler: what CUPTI still holds (activity, undecoded counter ranges), best effort.
@@ -264,9 +267,12 @@ void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
         if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
             (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
             if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
-        } else if (t_replayLaunchIds && domain == CUPTI_CB_DOMAIN_DRIVER_API && IsDriverLaunch(cbid)) {
+        } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && IsDriverLaunch(cbid)) {
+            // Every kernel gpaprof launches is a replay: its activity record is not the application's.
             const auto* callback = static_cast<const CUpti_CallbackData*>(data);
-            if (callback->callbackSite == CUPTI_API_ENTER) t_replayLaunchIds->push_back(callback->correlationId);
+            if (callback->callbackSite == CUPTI_API_ENTER) {
+                if (CudaPart* part = CudaPart::Get()) part->NoteReplayLaunch(callback->correlationId);
+            }
         }
         return;
     }
@@ -708,14 +714,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     launchCall.context = data->context;
     launchCall.function = kernel.function;
     launchCall.threadHoldsGate = ThreadHoldsGate();
-    std::vector<uint32_t> replayLaunches;
-    if (trace_) t_replayLaunchIds = &replayLaunches;
     collector_->BeforeLaunch(data->context, launchCall);
-    t_replayLaunchIds = nullptr;
-    if (!replayLaunches.empty()) {
-        std::lock_guard<std::mutex> lock(enqueueMutex_);
-        replayLaunches_.insert(replayLaunches.begin(), replayLaunches.end());
-    }
 }
 
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {

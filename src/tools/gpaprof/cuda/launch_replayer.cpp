@@ -202,6 +202,13 @@ bool LaunchReplayer::Restore(std::string* why) {
     return ok;
 }
 
+std::string LaunchReplayer::UnsafeMemory(const LaunchCall& launch) {
+    const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
+    if (!parameters) return "the launch function is not one gpaprof can issue again";
+    ResolveModuleData(launch.context, launch.function, parameters->function);
+    return memory_->Plan(launch.context).unsafe;
+}
+
 bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std::string* why) const {
     const std::optional<LaunchParameters> p = KernelLaunchParameters(launch.cbid, launch.params);
     if (!p) {

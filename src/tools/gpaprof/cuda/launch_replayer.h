@@ -87,6 +87,9 @@ public:
     // After the last pass: releases the gate.
     void End();
 
+    // Why what this launch's kernel could write cannot be saved and restored reliably; empty when it can.
+    std::string UnsafeMemory(const LaunchCall& launch);
+
     // ---- deferred ----
     // Copies the launch's arguments (cuFuncGetParamInfo gives their sizes); false with the reason.
     bool CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std::string* why) const;

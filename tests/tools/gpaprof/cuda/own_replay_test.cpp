@@ -140,49 +140,61 @@ TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
 }
 
+// Answers every pending lookup from a table of (module, name) -> address; other names are not found.
+void Answer(DeviceMemoryMap* map, CUcontext context, const std::map<std::pair<CUmodule, std::string>, MemoryRegion>& table) {
+    for (int round = 0; round < 16; ++round) {
+        const std::vector<DeviceMemoryMap::Lookup> lookups = map->PendingLookups(context);
+        if (lookups.empty()) return;
+        for (const DeviceMemoryMap::Lookup& lookup : lookups) {
+            auto found = table.find({lookup.module, lookup.name});
+            if (found == table.end()) {
+                map->LookupResult(context, lookup, std::nullopt);
+            } else {
+                // As the driver answers: cuMemGetAddressRange gives the variable's own extent.
+                map->LookupResult(context, lookup,
+                                  DeviceMemoryMap::Found{found->second.base, found->second.size, found->second.base,
+                                                         found->second.size});
+            }
+        }
+    }
+}
+
 TEST(DeviceMemoryMap, ModuleVariablesArePlacedThroughCuModuleGetGlobal) {
     DeviceMemoryMap map;
-    // A cubin with one section of 64 bytes: a (offset 0, 4 bytes, unknown to cuModuleGetGlobal) and b (16, 8).
-    map.CubinLoaded(Context(1), 7, {CubinDataSection{".nv.global", 64, {{"a", 0, 4}, {"b", 16, 8}}}});
+    // One section of 64 bytes: a (offset 0, 4 bytes), s (8, 4, a static the driver cannot name), b (16, 8).
+    map.CubinLoaded(Context(1), 7, {CubinDataSection{".nv.global", 64, {{"a", 0, 4}, {"s", 8, 4}, {"b", 16, 8}}}});
     DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
     EXPECT_NE(plan.unsafe.find("could not be located"), std::string::npos) << "not placed yet: nothing is saved";
 
     map.ModuleKnown(Context(1), Module(0xA));
     std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
     ASSERT_EQ(lookups.size(), 1u);
-    EXPECT_EQ(lookups[0].name, "a");
-    map.LookupResult(Context(1), lookups[0], std::nullopt);  // the driver does not know "a"
-    lookups = map.PendingLookups(Context(1));
-    ASSERT_EQ(lookups.size(), 1u);
-    EXPECT_EQ(lookups[0].name, "b") << "the next variable of the section";
-    // b at 0x5010, in a driver allocation [0x5000, 0x5100): the section starts at 0x5000.
-    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x5010, 8, 0x5000, 0x100});
+    EXPECT_EQ(lookups[0].name, "a") << "the section's variables in turn";
+    // a and b where the cubin puts them from 0x5000: the layout is kept, the whole section (s too) is saved.
+    Answer(&map, Context(1), {{{Module(0xA), "a"}, {0x5000, 4}}, {{Module(0xA), "b"}, {0x5010, 8}}});
     EXPECT_TRUE(map.PendingLookups(Context(1)).empty());
     plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
 
-    // A variable the application looked up itself lies inside: one region.
-    map.GlobalSeen(Context(1), "b", 0x5010, 8);
-    EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x5000, 64}}));
-
-    // Unloading the module forgets where it placed the section (here the variable the application looked up
-    // still places it); unloading the cubin forgets the cubin.
+    // Unloading the module forgets where it placed the section.
     map.ModuleUnloaded(Module(0xA));
-    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
-    map.CubinLoaded(Context(1), 8, {CubinDataSection{".nv.global", 8, {{"c", 0, 8}}}});
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
+
+    // Another module where the driver did not keep the layout: with every variable found, each is saved.
+    map.CubinLoaded(Context(1), 8, {CubinDataSection{".nv.global", 16, {{"c", 0, 8}, {"d", 8, 8}}}});
     map.ModuleKnown(Context(1), Module(0xB));
-    // Every module is searched for every cubin's sections, placed or not (the same cubin may be loaded twice).
-    lookups = map.PendingLookups(Context(1));
-    ASSERT_EQ(lookups.size(), 2u);
-    for (const DeviceMemoryMap::Lookup& lookup : lookups) {
-        if (lookup.moduleId == 8) map.LookupResult(Context(1), lookup, DeviceMemoryMap::Found{0x8000, 8, 0x8000, 8});
-    }
-    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
-    map.ModuleUnloaded(Module(0xB));
-    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty()) << "placed only through the unloaded module";
-    map.CubinUnloaded(8);
+    Answer(&map, Context(1), {{{Module(0xB), "c"}, {0x9000, 8}}, {{Module(0xB), "d"}, {0x7000, 8}}});
     map.CubinUnloaded(7);
+    plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x7000, 8}, {0x9000, 8}}));
+    // Not kept and one variable unnamed: nothing places it.
+    map.CubinLoaded(Context(1), 9, {CubinDataSection{".nv.global", 16, {{"e", 0, 8}, {"f", 8, 8}}}});
+    Answer(&map, Context(1), {{{Module(0xB), "e"}, {0x9100, 8}}});
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("could not be located"), std::string::npos);
+    map.CubinUnloaded(9);
+    map.CubinUnloaded(8);
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
 }
 
@@ -190,32 +202,24 @@ TEST(DeviceMemoryMap, AVariableOfTheSameNameInAnotherModuleDoesNotMisplaceASecti
     DeviceMemoryMap map;
     map.CubinLoaded(Context(1), 1, {CubinDataSection{".nv.global", 32, {{"counter", 8, 4}}}});
     map.ModuleKnown(Context(1), Module(0xB));
-    std::vector<DeviceMemoryMap::Lookup> lookups = map.PendingLookups(Context(1));
-    ASSERT_EQ(lookups.size(), 1u);
-    // Another module's "counter": a different size.
-    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x7008, 8, 0x7000, 0x100});
+    // Another module's "counter": a different size, so not this cubin's.
+    Answer(&map, Context(1), {{{Module(0xB), "counter"}, {0x7008, 8}}});
     EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
-    // Same size, but the section would run past the driver allocation holding it.
-    map.ModuleKnown(Context(1), Module(0xC));
-    lookups = map.PendingLookups(Context(1));
-    ASSERT_EQ(lookups.size(), 1u);
-    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x9008, 4, 0x9000, 0x10});
-    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
-    // The right one.
+    // The right one: a section of one variable is saved as that variable.
     map.ModuleKnown(Context(1), Module(0xD));
-    lookups = map.PendingLookups(Context(1));
-    ASSERT_EQ(lookups.size(), 1u);
-    map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0xA008, 4, 0xA000, 0x20});
+    Answer(&map, Context(1), {{{Module(0xD), "counter"}, {0xA008, 4}}});
     const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
-    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0xA000, 32}}));
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0xA008, 4}}));
 }
 
-TEST(DeviceMemoryMap, AVariableTheApplicationLookedUpPlacesItsSection) {
+TEST(DeviceMemoryMap, VariablesTheApplicationLookedUpPlaceTheirSection) {
     DeviceMemoryMap map;
     map.CubinLoaded(Context(1), 4, {CubinDataSection{".nv.global", 40, {{"total", 0, 4}, {"table", 8, 32}}}});
     EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
-    map.GlobalSeen(Context(1), "table", 0x6008, 32);  // cudaMemcpyToSymbol looks it up through the driver
+    map.GlobalSeen(Context(1), "table", 0x6008, 32);  // cudaMemcpyToSymbol looks them up through the driver
+    EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty()) << "one of two: the layout is not known yet";
+    map.GlobalSeen(Context(1), "total", 0x6000, 4);
     DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x6000, 40}}));
@@ -237,11 +241,10 @@ TEST(DeviceMemoryMap, LibrariesAreSearchedLikeModules) {
     ASSERT_EQ(lookups.size(), 1u);
     EXPECT_EQ(lookups[0].library, library);
     EXPECT_EQ(lookups[0].module, nullptr);
-    // The driver could not say which allocation holds it: the size decides.
     map.LookupResult(Context(1), lookups[0], DeviceMemoryMap::Found{0x9004, 4, 0, 0});
     DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
-    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x9000, 16}}));
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x9004, 4}}));
     map.LibraryUnloaded(library);
     EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
 }
