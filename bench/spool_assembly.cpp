@@ -6,7 +6,8 @@
 // speed and for byte-identical output. docs/benchmarks.md, "gpaprof's own work after the application (CPU)".
 //
 // Usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] [--repeats N]
-//                       [--out DIR] [--spool FILE] [--save-spool FILE]
+//                       [--workers N] [--out DIR] [--spool FILE] [--save-spool FILE]
+// --workers: threads reading the spool and writing the .atp (default: as gpaprof chooses, one per processor).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -49,7 +50,7 @@ uint64_t Fnv1a(const std::string& text) {
 int Usage() {
     std::fprintf(stderr,
                  "usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] "
-                 "[--repeats N] [--out DIR] [--spool FILE] [--save-spool FILE]\n");
+                 "[--repeats N] [--workers N] [--out DIR] [--spool FILE] [--save-spool FILE]\n");
     return 2;
 }
 
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
     SyntheticSpoolOptions synthetic;
     std::string modes = "t";
     int repeats = 5;
+    size_t workers = 0;  // threads reading the spool and writing the .atp (0: gpaprof's choice)
     std::string outDirectory;
     std::string spoolPath;
     std::string saveSpool;
@@ -83,6 +85,8 @@ int main(int argc, char** argv) {
             modes = value();
         } else if (arg == "--sym") {
             synthetic.symbols = true;
+        } else if (arg == "--workers") {
+            workers = static_cast<size_t>(std::atoi(value().c_str()));
         } else if (arg == "--repeats") {
             repeats = std::max(1, std::atoi(value().c_str()));
         } else if (arg == "--out") {
@@ -105,6 +109,7 @@ int main(int argc, char** argv) {
     assembly.osVersion = "Debian GNU/Linux 12 (bookworm) Build 6.1.0";
     assembly.displayName = "trace";
     if (synthetic.api == SyntheticSpoolOptions::Api::Cuda) assembly.defaultApi = "CUDA";
+    assembly.threads = workers;
 
     std::string error;
     size_t records = 0;
@@ -182,10 +187,11 @@ int main(int argc, char** argv) {
         if (access((base + extension).c_str(), F_OK) == 0) written.push_back(base + extension);
     }
     const double seconds = Median(total);
-    std::printf("spool_assembly: %s, %zu records, %.1f MB, modes %s%s, median of %d: read %.4f s, assemble %.4f s, "
-                "write %.4f s, total %.4f s = %.0f records/s\n",
+    std::printf("spool_assembly: %s, %zu records, %.1f MB, modes %s%s, %s, median of %d: read %.4f s, "
+                "assemble %.4f s, write %.4f s, total %.4f s = %.0f records/s\n",
                 spoolPath.c_str(), records, static_cast<double>(spoolBytes) / 1e6, modes.c_str(),
-                synthetic.symbols ? " --sym" : "", repeats, Median(readTimes), Median(assembleTimes), Median(writeTimes), seconds,
+                synthetic.symbols ? " --sym" : "",
+                workers ? (std::to_string(workers) + " workers").c_str() : "default workers", repeats, Median(readTimes), Median(assembleTimes), Median(writeTimes), seconds,
                 static_cast<double>(records) / seconds);
     for (const std::string& path : written) {
         std::optional<std::string> content = gpaprof::ReadTextFile(path, &error);

@@ -1,6 +1,8 @@
 #include "tools/gpaprof/files/atp_file.h"
 
+#include <algorithm>
 #include <map>
+#include <thread>
 
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/files/session_header.h"
@@ -383,6 +385,84 @@ private:
     const AtpFile& file_;
 };
 
+// Appends `count` lines, the lines [begin, end) by appendRange(begin, end, &text). With several threads and
+// many lines, runs of lines are formatted on the threads at once, each into its own buffer, and the buffers
+// go out in order.
+template <typename AppendRange>
+void AppendLines(size_t count, const AppendRange& appendRange, TextOutput* out) {
+    constexpr size_t kLinesPerRun = 4096;
+    const size_t threads = std::max<size_t>(1, out->threads);
+    if (threads == 1 || count < 2 * kLinesPerRun) {
+        for (size_t begin = 0; begin < count; begin += kLinesPerRun) {
+            appendRange(begin, std::min(count, begin + kLinesPerRun), &out->text);
+            out->Flush();
+        }
+        return;
+    }
+    std::vector<std::string> buffers(threads);
+    for (size_t round = 0; round < count; round += threads * kLinesPerRun) {
+        std::vector<std::thread> workers;
+        size_t used = 0;
+        for (; used < threads && round + used * kLinesPerRun < count; ++used) {
+            const size_t begin = round + used * kLinesPerRun;
+            const size_t end = std::min(count, begin + kLinesPerRun);
+            std::string* buffer = &buffers[used];
+            buffer->clear();
+            if (used == 0) continue;  // the calling thread's, below
+            workers.emplace_back([&appendRange, begin, end, buffer] { appendRange(begin, end, buffer); });
+        }
+        appendRange(round, std::min(count, round + kLinesPerRun), &buffers[0]);
+        for (std::thread& worker : workers) worker.join();
+        for (size_t i = 0; i < used; ++i) out->Append(buffers[i]);
+    }
+}
+
+// The lines of a section of thread blocks (the API trace or timestamp lines), numbered through all
+// threads: line i of the section, after the thread's id and count lines when it is a thread's first.
+class ThreadBlockLines {
+public:
+    ThreadBlockLines(const AtpTraceLines& trace, size_t part) : trace_(trace), part_(part) {
+        for (size_t t = 0; t < trace.ThreadCount(part); ++t) {
+            const size_t calls = trace.CallCount(part, t);
+            if (calls == 0) continue;
+            threads_.push_back({t, trace.ThreadId(part, t), calls, count_});
+            count_ += calls;
+        }
+    }
+    size_t count() const { return count_; }
+    template <typename AppendLine>
+    void Append(size_t begin, size_t end, std::string* text, const AppendLine& appendLine) const {
+        size_t t = static_cast<size_t>(std::upper_bound(threads_.begin(), threads_.end(), begin,
+                                                        [](size_t line, const Block& block) { return line < block.first; }) -
+                                       threads_.begin()) - 1;
+        for (size_t line = begin; line < end; ++line) {
+            if (line == threads_[t].first + threads_[t].calls) ++t;
+            const Block& block = threads_[t];
+            const size_t call = line - block.first;
+            if (call == 0) {
+                AppendUnsigned(text, block.id);
+                text->push_back('\n');
+                AppendUnsigned(text, block.calls);
+                text->push_back('\n');
+            }
+            appendLine(trace_, part_, block.thread, call, text);
+            text->push_back('\n');
+        }
+    }
+
+private:
+    struct Block {
+        size_t thread;
+        uint64_t id;
+        size_t calls;
+        size_t first;  // its first line in the section
+    };
+    const AtpTraceLines& trace_;
+    size_t part_;
+    std::vector<Block> threads_;
+    size_t count_ = 0;
+};
+
 void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out) {
     const SessionInfo& session = file.session;
     std::vector<std::string> lines;
@@ -423,34 +503,22 @@ void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out
     };
     for (size_t p = 0; p < file.parts.size(); ++p) {
         const ApiTracePart& part = file.parts[p];
-        const size_t threads = trace.ThreadCount(p);
-        bool anyCalls = false;
-        for (size_t t = 0; t < threads; ++t) anyCalls = anyCalls || trace.CallCount(p, t) != 0;
-        if (anyCalls) {
+        const ThreadBlockLines calls(trace, p);
+        if (calls.count() != 0) {
             text += SectionMarker(part.api, kApiTraceSection);
             text += '\n';
-            for (size_t t = 0; t < threads; ++t) {
-                const size_t calls = trace.CallCount(p, t);
-                if (calls == 0) continue;
-                threadHeader(trace.ThreadId(p, t), calls);
-                for (size_t c = 0; c < calls; ++c) {
-                    trace.AppendApiLine(p, t, c, &text);
-                    text += '\n';
-                    out->Flush();
-                }
-            }
+            AppendLines(calls.count(), [&calls](size_t begin, size_t end, std::string* buffer) {
+                calls.Append(begin, end, buffer, [](const AtpTraceLines& t, size_t pt, size_t th, size_t c, std::string* o) {
+                    t.AppendApiLine(pt, th, c, o);
+                });
+            }, out);
             text += SectionMarker(part.api, kTimestampSection);
             text += '\n';
-            for (size_t t = 0; t < threads; ++t) {
-                const size_t calls = trace.CallCount(p, t);
-                if (calls == 0) continue;
-                threadHeader(trace.ThreadId(p, t), calls);
-                for (size_t c = 0; c < calls; ++c) {
-                    trace.AppendTimestampLine(p, t, c, &text);
-                    text += '\n';
-                    out->Flush();
-                }
-            }
+            AppendLines(calls.count(), [&calls](size_t begin, size_t end, std::string* buffer) {
+                calls.Append(begin, end, buffer, [](const AtpTraceLines& t, size_t pt, size_t th, size_t c, std::string* o) {
+                    t.AppendTimestampLine(pt, th, c, o);
+                });
+            }, out);
         }
         const size_t kernelTimestamps = trace.KernelTimestampCount(p);
         if (kernelTimestamps != 0) {
@@ -458,11 +526,12 @@ void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out
             text += '\n';
             AppendUnsigned(&text, kernelTimestamps);
             text += '\n';
-            for (size_t k = 0; k < kernelTimestamps; ++k) {
-                trace.AppendKernelTimestampLine(p, k, &text);
-                text += '\n';
-                out->Flush();
-            }
+            AppendLines(kernelTimestamps, [&trace, p](size_t begin, size_t end, std::string* buffer) {
+                for (size_t k = begin; k < end; ++k) {
+                    trace.AppendKernelTimestampLine(p, k, buffer);
+                    buffer->push_back('\n');
+                }
+            }, out);
         }
         bool anySource = false;
         for (const auto& thread : part.sourceThreads) anySource = anySource || !thread.entries.empty();
@@ -505,10 +574,12 @@ std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines) {
     return std::move(out.text);
 }
 
-bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error) {
+bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error,
+                  size_t threads) {
     AtomicFile output;
     if (!output.Open(path, error)) return false;
     TextOutput text(&output);
+    text.threads = threads;
     WriteAtpTo(file, lines, &text);
     text.FlushAll();
     return output.Commit(error);

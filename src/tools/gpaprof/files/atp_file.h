@@ -89,7 +89,9 @@ public:
 };
 
 std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines);
-bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error);
+// `threads`: how many threads may format lines at once.
+bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error,
+                  size_t threads = 1);
 
 // Splits an API line's parameter list at the ';' that are outside quotes, braces and brackets.
 std::vector<std::string> SplitApiArguments(std::string_view list);

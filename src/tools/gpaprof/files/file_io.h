@@ -50,7 +50,18 @@ public:
         file_->Write(text);
         text.clear();
     }
+    // Appends a piece made elsewhere (large pieces go to the file as they are).
+    void Append(std::string_view piece) {
+        if (file_ && text.size() + piece.size() >= flushBytes_) {
+            FlushAll();
+            file_->Write(piece);
+        } else {
+            text.append(piece);
+        }
+    }
     bool buffered() const { return file_ != nullptr; }
+    // Threads a writer may format with (1: only the calling one).
+    size_t threads = 1;
 
 private:
     AtomicFile* file_ = nullptr;

@@ -1,6 +1,8 @@
 #include "tools/gpaprof/spool/process_files.h"
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 #include <filesystem>
 #include <system_error>
 
@@ -53,7 +55,9 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
         if (process.atp) {
             const std::string path = base + ".atp";
             // The calls and kernel timestamps go from the spool into the file.
-            if (WriteAtpFile(path, *process.atp, assembled.traceLines(), &error)) {
+            const size_t threads =
+                options.threads ? options.threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+            if (WriteAtpFile(path, *process.atp, assembled.traceLines(), &error, threads)) {
                 files.written.push_back(path);
                 files.summaries.push_back(path + " (" + std::to_string(process.apiCalls) + " API calls, " +
                                           std::to_string(assembled.traceThreads()) + " threads)");

@@ -144,6 +144,12 @@ public:
         return static_cast<long>(value.value_or(0));
     }
     bool Flag() {
+        if (ok_ && more_ && !escapes_ && next_ < end_ && (*next_ == '0' || *next_ == '1') &&
+            (next_ + 1 == end_ || next_[1] == '\t')) {
+            const bool value = *next_ == '1';
+            Advance(next_ + 1);
+            return value;
+        }
         std::string_view raw;
         if (!Next(&raw)) return false;
         std::string unescaped;
@@ -264,6 +270,11 @@ private:
     // Takes the next field when it is "-" (an absent optional number).
     bool NextIsDash() {
         if (!ok_ || !more_) return false;
+        if (!escapes_) {
+            if (next_ == end_ || *next_ != '-' || (next_ + 1 != end_ && next_[1] != '\t')) return false;
+            Advance(next_ + 1);
+            return true;
+        }
         const char* fieldEnd = FieldEnd();
         const std::string_view raw(next_, static_cast<size_t>(fieldEnd - next_));
         std::string unescaped;
