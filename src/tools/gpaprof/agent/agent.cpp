@@ -24,7 +24,7 @@ namespace gpaprof::agent {
 namespace {
 
 // Read by the signal handler: plain globals, set before the handlers are installed.
-int g_spoolFd = -1;
+SpoolWriter* g_spool = nullptr;
 std::atomic<bool> g_signalRecorded{false};
 struct sigaction g_previousAction[NSIG];
 struct sigaction g_ourAction;
@@ -65,9 +65,9 @@ void AppendText(char* buffer, size_t* length, size_t capacity, const char* text)
     while (*text && *length < capacity) buffer[(*length)++] = *text++;
 }
 
-// Writes an EventRecord {"signal", signal, tid, fault address} with write(2) only.
+// Appends an EventRecord {"signal", signal, tid, fault address} with async-signal-safe calls only.
 void RecordSignal(int signal, const siginfo_t* info) {
-    if (g_spoolFd < 0 || g_signalRecorded.exchange(true)) return;
+    if (!g_spool || !g_spool->open() || g_signalRecorded.exchange(true)) return;
     char line[160];
     size_t length = 0;
     AppendText(line, &length, sizeof line, "X\tsignal\t3\t");
@@ -78,8 +78,7 @@ void RecordSignal(int signal, const siginfo_t* info) {
     const bool fault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE;
     AppendDecimal(line, &length, sizeof line, fault && info ? reinterpret_cast<uintptr_t>(info->si_addr) : 0);
     AppendText(line, &length, sizeof line, "\n");
-    ssize_t ignored = write(g_spoolFd, line, length);
-    (void)ignored;
+    g_spool->AppendFromSignalHandler(line, length);
 }
 
 void SignalHandler(int signal, siginfo_t* info, void* context) {
@@ -201,7 +200,7 @@ bool Agent::Initialize() {
         }
     }
     OpenSpool();
-    if (spoolFd_ < 0) return false;
+    if (!spool_.open()) return false;
     std::string warning;
     Write(MakeProcessRecord(&warning));
     if (!warning.empty()) Note(warning);
@@ -218,12 +217,11 @@ bool Agent::Initialize() {
 
 void Agent::OpenSpool() {
     const std::string path = config_.spoolDirectory + "/" + std::to_string(getpid()) + ".spool";
-    spoolFd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (spoolFd_ < 0) {
+    if (!spool_.Open(path)) {
         std::fprintf(stderr, "gpaprof: cannot write %s (%s); this process is not profiled\n", path.c_str(),
                      std::strerror(errno));
     }
-    g_spoolFd = spoolFd_;
+    g_spool = &spool_;
 }
 
 spool::ProcessRecord Agent::MakeProcessRecord(std::string* warning) {
@@ -311,39 +309,31 @@ bool Agent::ShouldProfileDispatch(const std::string& kernelName) {
 }
 
 void Agent::Write(const spool::Record& record) {
-    if (reopenAfterFork_.exchange(false)) {
+    if (reopenAfterFork_.load(std::memory_order_relaxed) && reopenAfterFork_.exchange(false)) {
         // The first record of a forked child: its own spool, starting with its process record.
         OpenSpool();
         std::string warning;
-        if (spoolFd_ >= 0) WriteLine(spool::Encode(MakeProcessRecord(&warning)));
+        if (spool_.open()) spool_.Append(spool::Encode(MakeProcessRecord(&warning)));
     }
-    if (spoolFd_ < 0) return;
-    WriteLine(spool::Encode(record));
+    if (!spool_.open()) return;
+    // One allocation per record (a buffer kept per thread would be destroyed before the exit hooks write).
+    std::string line;
+    line.reserve(256);
+    spool::EncodeTo(record, &line);
+    spool_.Append(line);
 }
 
 void Agent::WriteAll(const std::vector<spool::Record>& records) {
     if (records.empty()) return;
-    std::string lines;
-    for (const spool::Record& record : records) lines += spool::Encode(record);
     if (reopenAfterFork_.load()) {
         for (const spool::Record& record : records) Write(record);  // the child's spool opens at its first record
         return;
     }
-    if (spoolFd_ < 0) return;
-    WriteLine(lines);
-}
-
-void Agent::WriteLine(const std::string& line) {
-    std::lock_guard<std::mutex> lock(writeMutex_);
-    size_t written = 0;
-    while (written < line.size()) {
-        const ssize_t result = write(spoolFd_, line.data() + written, line.size() - written);
-        if (result < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        written += static_cast<size_t>(result);
-    }
+    if (!spool_.open()) return;
+    std::string lines;
+    lines.reserve(records.size() * 192);
+    for (const spool::Record& record : records) spool::EncodeTo(record, &lines);
+    spool_.Append(lines);
 }
 
 void Agent::Note(const std::string& message) {
@@ -446,16 +436,13 @@ void Agent::RunFinalizers() {
 
 void Agent::AfterForkInChild() {
     // Only this thread exists in the child: locks other threads held at fork() would never be released.
-    new (&writeMutex_) std::mutex();
     new (&filterMutex_) std::mutex();
     new (&finalizerMutex_) std::mutex();
     new (&progressMutex_) std::mutex();
     new (&skippedMutex_) std::mutex();
     g_forkGeneration.fetch_add(1);
     finalizers_.clear();  // the parent's device work is not this process's
-    if (spoolFd_ >= 0) close(spoolFd_);
-    spoolFd_ = -1;
-    g_spoolFd = -1;
+    spool_.ForgetAfterFork();
     g_signalRecorded = false;
     // A child that calls exec() right away records nothing and leaves no spool; one that goes on
     // opens its own at its first record.

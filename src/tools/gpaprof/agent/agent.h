@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tools/gpaprof/agent/spool_writer.h"
 #include "tools/gpaprof/spool/agent_config.h"
 #include "tools/gpaprof/spool/spool_records.h"
 
@@ -64,13 +65,13 @@ public:
     uint64_t NextExecutionOrder();
     bool ShouldProfileDispatch(const std::string& kernelName);
 
-    // Records; each becomes one write(2) to the spool.
+    // Records; each is one line appended to the spool at once (SpoolWriter: a copy into the file's pages).
     void Write(const spool::Record& record);
-    // Several records in one write(2), for a producer of many at once (CUDA activity buffers): every record
-    // is still a complete line, so a crash loses at most the batch being written.
+    // Several records appended at once, for a producer of many at once (CUDA activity buffers): every record
+    // is still a complete line.
     void WriteAll(const std::vector<spool::Record>& records);
     // Whether this process has a spool open (a forked child has none until its first record).
-    bool SpoolOpen() const { return spoolFd_ >= 0; }
+    bool SpoolOpen() const { return spool_.open(); }
 
     // Something the user should know: printed now ("gpaprof: ...") and listed again at the end.
     void Note(const std::string& message);
@@ -99,13 +100,11 @@ private:
     bool Initialize();
     spool::ProcessRecord MakeProcessRecord(std::string* warning);
     void OpenSpool();
-    void WriteLine(const std::string& line);
     bool KernelPassesFilters(const std::string& kernelName);
 
     AgentConfig config_;
-    int spoolFd_ = -1;
+    SpoolWriter spool_;
     std::atomic<bool> reopenAfterFork_{false};  // a forked child opens its spool at its first record
-    std::mutex writeMutex_;
     std::atomic<bool> paused_{false};
     std::atomic<uint64_t> executionOrder_{0};
     std::atomic<uint64_t> filteredDispatches_{0};

@@ -111,6 +111,7 @@ void Reserve(std::string_view text, Collected* out) {
 // Reads the complete lines of `text` (each ends with '\n').
 void Collect(std::string_view text, Collected* out) {
     Reserve(text, out);
+    const bool nuls = std::memchr(text.data(), '\0', text.size()) != nullptr;
     size_t begin = 0;
     std::string error;
     while (begin < text.size()) {
@@ -120,6 +121,11 @@ void Collect(std::string_view text, Collected* out) {
         begin = end + 1;
         const size_t lineNumber = ++out->lines;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        // No record has a NUL byte: NULs are room the agent reserved and nothing wrote (a record cut short by the
+        // death of its writer, or the unused end of the file). The line goes on after them.
+        if (const size_t nul = nuls ? line.rfind('\0') : std::string_view::npos; nul != std::string_view::npos) {
+            line.remove_prefix(nul + 1);
+        }
         if (line.empty()) continue;
         switch (line[0]) {
             case 'A': {

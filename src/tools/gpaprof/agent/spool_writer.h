@@ -1,0 +1,48 @@
+// The spool file of a profiled process, written through a shared memory mapping: appending records is a
+// copy into the file's pages in the page cache, without a system call or a lock, and what was copied is in
+// the file even when the process is killed the next instant (the pages belong to the file, not to the
+// process), as with one write(2) per record before.
+//
+// Each append reserves its bytes with one atomic addition, so threads append at once and every record stays
+// one piece. The file grows in steps reserved on the disk (fallocate), so that a copy never faults for want
+// of space; beyond what is reserved (a full disk, a file system without fallocate, a mapping that could not
+// be made) records are written with pwrite(2) at their reserved place. The file ends with the zeros of the
+// last step, and a record cut short by the death of its process leaves zeros behind it: gpaprof reads
+// neither as a record (no record has a NUL byte).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace gpaprof::agent {
+
+class SpoolWriter {
+public:
+    // Opens (creates) the file and maps it; false with errno set when the file cannot be opened.
+    bool Open(const std::string& path);
+    bool open() const { return fd_ >= 0; }
+    // Appends whole lines.
+    void Append(std::string_view lines);
+    // Appends from a signal handler: only async-signal-safe calls (no lock, no allocation).
+    void AppendFromSignalHandler(const char* lines, size_t length);
+    // In a child after fork(): forgets the parent's file without touching it.
+    void ForgetAfterFork();
+
+private:
+    // Makes sure [0, end) of the file is reserved on the disk; false when it cannot be.
+    bool Reserve(uint64_t end);
+    void WriteAt(const char* data, size_t length, uint64_t offset);
+
+    int fd_ = -1;
+    char* map_ = nullptr;                  // kMapBytes of address space over the file
+    std::atomic<uint64_t> used_{0};        // bytes handed out to appends
+    std::atomic<uint64_t> reserved_{0};    // bytes of the file reserved on the disk (and mapped)
+    std::atomic<bool> reserveFailed_{false};
+    std::mutex growMutex_;
+};
+
+}  // namespace gpaprof::agent
