@@ -13,14 +13,16 @@
 namespace gpaprof::agent {
 namespace {
 
-// Address space for the mapping (not memory: pages exist only where records were copied). A spool larger
-// than this goes on with pwrite(2).
-constexpr uint64_t kMapBytes = uint64_t{16} << 30;
 // The file grows by what it holds already, at least 1 MiB and at most 64 MiB at a time.
 constexpr uint64_t kMinStep = uint64_t{1} << 20;
 constexpr uint64_t kMaxStep = uint64_t{64} << 20;
 
 }  // namespace
+
+SpoolWriter::~SpoolWriter() {
+    Unmap();
+    if (fd_ >= 0) close(fd_);
+}
 
 bool SpoolWriter::Open(const std::string& path) {
     // No O_APPEND: every record has its place, reserved by the atomic counter.
@@ -30,14 +32,8 @@ bool SpoolWriter::Open(const std::string& path) {
     struct stat info;
     const uint64_t existing = fstat(fd_, &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
     used_ = existing;
-    reserved_ = existing;
-    void* map = mmap(nullptr, kMapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (map == MAP_FAILED) {
-        map_ = nullptr;
-        reserveFailed_ = true;  // pwrite(2) only
-    } else {
-        map_ = static_cast<char*>(map);
-    }
+    reserved_ = 0;
+    Reserve(existing);  // maps what is there (reserving nothing new)
     return true;
 }
 
@@ -45,12 +41,26 @@ bool SpoolWriter::Reserve(uint64_t end) {
     if (reserveFailed_.load(std::memory_order_relaxed)) return false;
     std::lock_guard<std::mutex> lock(growMutex_);
     uint64_t reserved = reserved_.load(std::memory_order_relaxed);
+    struct stat info;
+    const uint64_t size = fstat(fd_, &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
     while (reserved < end) {
         const uint64_t step = std::clamp(reserved, kMinStep, kMaxStep);
-        const uint64_t target = std::min(std::max(end, reserved + step), kMapBytes);
-        // Blocks on the disk for the whole step: a copy into the mapping can then never fail for want of space
-        // (which would be a SIGBUS in the application).
-        if (target < end || fallocate(fd_, 0, static_cast<off_t>(reserved), static_cast<off_t>(target - reserved)) != 0) {
+        const uint64_t target = std::min(std::max(end, reserved + step), kWindowBytes * kWindows);
+        // Blocks on the disk for the whole step (beyond what the file holds): a copy into the mapping can then
+        // never fail for want of space, which would be a SIGBUS in the application.
+        bool good = target >= end;
+        if (good && target > size) {
+            const uint64_t from = std::max(reserved, size);
+            good = fallocate(fd_, 0, static_cast<off_t>(from), static_cast<off_t>(target - from)) == 0;
+        }
+        for (uint64_t window = reserved / kWindowBytes; good && window * kWindowBytes < target; ++window) {
+            if (windows_[window].load(std::memory_order_relaxed)) continue;
+            void* map = mmap(nullptr, kWindowBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                             static_cast<off_t>(window * kWindowBytes));
+            good = map != MAP_FAILED;
+            if (good) windows_[window].store(static_cast<char*>(map), std::memory_order_release);
+        }
+        if (!good) {
             reserveFailed_ = true;
             return false;
         }
@@ -58,6 +68,18 @@ bool SpoolWriter::Reserve(uint64_t end) {
         reserved_.store(reserved, std::memory_order_release);
     }
     return true;
+}
+
+void SpoolWriter::CopyAt(const char* data, size_t length, uint64_t offset) {
+    while (length > 0) {
+        const uint64_t window = offset / kWindowBytes;
+        const uint64_t within = offset % kWindowBytes;
+        const size_t piece = static_cast<size_t>(std::min<uint64_t>(length, kWindowBytes - within));
+        std::memcpy(windows_[window].load(std::memory_order_acquire) + within, data, piece);
+        data += piece;
+        length -= piece;
+        offset += piece;
+    }
 }
 
 void SpoolWriter::WriteAt(const char* data, size_t length, uint64_t offset) {
@@ -77,8 +99,8 @@ void SpoolWriter::Append(std::string_view lines) {
     if (fd_ < 0 || lines.empty()) return;
     const uint64_t offset = used_.fetch_add(lines.size(), std::memory_order_relaxed);
     const uint64_t end = offset + lines.size();
-    if (map_ && (end <= reserved_.load(std::memory_order_acquire) || Reserve(end))) {
-        std::memcpy(map_ + offset, lines.data(), lines.size());
+    if (end <= reserved_.load(std::memory_order_acquire) || Reserve(end)) {
+        CopyAt(lines.data(), lines.size(), offset);
         return;
     }
     WriteAt(lines.data(), lines.size(), offset);
@@ -87,18 +109,23 @@ void SpoolWriter::Append(std::string_view lines) {
 void SpoolWriter::AppendFromSignalHandler(const char* lines, size_t length) {
     if (fd_ < 0 || length == 0) return;
     const uint64_t offset = used_.fetch_add(length, std::memory_order_relaxed);
-    if (map_ && offset + length <= reserved_.load(std::memory_order_acquire)) {
-        std::memcpy(map_ + offset, lines, length);
+    if (offset + length <= reserved_.load(std::memory_order_acquire)) {
+        CopyAt(lines, length, offset);
         return;
     }
     WriteAt(lines, length, offset);  // pwrite(2) is async-signal-safe
 }
 
+void SpoolWriter::Unmap() {
+    for (std::atomic<char*>& window : windows_) {
+        if (char* map = window.exchange(nullptr)) munmap(map, kWindowBytes);
+    }
+}
+
 void SpoolWriter::ForgetAfterFork() {
     // The child's copy of the mapping is its parent's file: unmapped, never written.
-    if (map_) munmap(map_, kMapBytes);
+    Unmap();
     if (fd_ >= 0) close(fd_);
-    map_ = nullptr;
     fd_ = -1;
     used_ = 0;
     reserved_ = 0;

@@ -5,8 +5,9 @@
 //
 // Each append reserves its bytes with one atomic addition, so threads append at once and every record stays
 // one piece. The file grows in steps reserved on the disk (fallocate), so that a copy never faults for want
-// of space; beyond what is reserved (a full disk, a file system without fallocate, a mapping that could not
-// be made) records are written with pwrite(2) at their reserved place. The file ends with the zeros of the
+// of space, and is mapped in windows of 256 MiB as it grows (the address space the spool takes is about its
+// size); beyond what is reserved (a full disk, a file system without fallocate, a window that could not be
+// mapped) records are written with pwrite(2) at their reserved place. The file ends with the zeros of the
 // last step, and a record cut short by the death of its process leaves zeros behind it: gpaprof reads
 // neither as a record (no record has a NUL byte).
 #pragma once
@@ -22,6 +23,10 @@ namespace gpaprof::agent {
 
 class SpoolWriter {
 public:
+    SpoolWriter() = default;
+    SpoolWriter(const SpoolWriter&) = delete;
+    SpoolWriter& operator=(const SpoolWriter&) = delete;
+    ~SpoolWriter();
     // Opens (creates) the file and maps it; false with errno set when the file cannot be opened.
     bool Open(const std::string& path);
     bool open() const { return fd_ >= 0; }
@@ -33,14 +38,19 @@ public:
     void ForgetAfterFork();
 
 private:
-    // Makes sure [0, end) of the file is reserved on the disk; false when it cannot be.
+    static constexpr uint64_t kWindowBytes = uint64_t{256} << 20;
+    static constexpr size_t kWindows = 64;  // 16 GiB; a larger spool goes on with pwrite(2)
+
+    // Makes sure [0, end) of the file is reserved on the disk and mapped; false when it cannot be.
     bool Reserve(uint64_t end);
+    void CopyAt(const char* data, size_t length, uint64_t offset);
     void WriteAt(const char* data, size_t length, uint64_t offset);
+    void Unmap();
 
     int fd_ = -1;
-    char* map_ = nullptr;                  // kMapBytes of address space over the file
+    std::atomic<char*> windows_[kWindows] = {};  // window i maps the file from i * kWindowBytes
     std::atomic<uint64_t> used_{0};        // bytes handed out to appends
-    std::atomic<uint64_t> reserved_{0};    // bytes of the file reserved on the disk (and mapped)
+    std::atomic<uint64_t> reserved_{0};    // bytes of the file reserved on the disk and mapped
     std::atomic<bool> reserveFailed_{false};
     std::mutex growMutex_;
 };
