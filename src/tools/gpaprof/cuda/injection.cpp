@@ -20,6 +20,7 @@
 #include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <csignal>
@@ -56,6 +57,7 @@
 #include "tools/gpaprof/cuda/device_memory_map.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
+#include "tools/gpaprof/cuda/replay_windows.h"
 
 namespace gpaprof::cuda {
 namespace {
@@ -251,6 +253,12 @@ private:
     std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     std::unordered_set<uint32_t> replayLaunches_;   // -t with own replay: gpaprof's launches, not reported
+    ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
+    uint64_t ActivityNow() const {
+        uint64_t now = 0;
+        if (cpuClock_) return Agent::Now();
+        return api_->cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
+    }
     std::atomic<bool> zeroTimesNoted_{false};
     std::atomic<bool> finished_{false};
 };
@@ -393,6 +401,17 @@ bool CudaPart::Initialize(std::string* problem) {
         if (method == ReplayMethod::Own) {
             memory_ = std::make_unique<DeviceMemoryMap>();
             replayer_ = std::make_unique<LaunchReplayer>(api_, memory_.get());
+            if (trace_) {
+                replayer_->SetReplayObserver([this](bool replaying) {
+                    const uint64_t now = ActivityNow();
+                    std::lock_guard<std::mutex> lock(enqueueMutex_);
+                    if (replaying) {
+                        replayWindows_.Open(now);
+                    } else {
+                        replayWindows_.Close(now);
+                    }
+                });
+            }
         }
         collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch, method, replayer_.get());
     }
@@ -1026,7 +1045,9 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         // Under kernel replay a launch may be reported once per pass: one launch, one kernel line. The
         // launches of gpaprof's own replay are not the application's.
         std::lock_guard<std::mutex> lock(enqueueMutex_);
-        if (replayLaunches_.erase(kernel.correlationId)) return;
+        // The id stays: a launch may be reported more than once.
+        if (replayLaunches_.count(kernel.correlationId)) return;
+        if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) return;
         if (!replayedKernels_.insert(kernel.correlationId).second) return;
     }
     if (counters_ && kernel.start == 0 && kernel.end == 0 && !zeroTimesNoted_.exchange(true)) {

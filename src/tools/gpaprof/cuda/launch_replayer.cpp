@@ -169,6 +169,8 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     bool ok = false;
     Copy(true, why, &ok);
     if (!ok) return fail(*why);
+    if (observer_) observer_(true);
+    replaying_ = true;
     ++statistics_.dispatches;
     statistics_.bytesSaved += plan.bytes;
     statistics_.beginNs += NowNs() - start;
@@ -384,6 +386,8 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
     bool ok = false;
     Copy(true, why, &ok);
     if (!ok) return fail(*why);
+    if (observer_) observer_(true);
+    replaying_ = true;
     ++statistics_.batches;
     statistics_.beginNs += NowNs() - start;
     return true;
@@ -431,6 +435,8 @@ bool LaunchReplayer::EndBatchReplay(std::string* why) {
         *why = "waiting for the replay failed: " + Describe(r);
         ok = false;
     }
+    if (replaying_ && observer_) observer_(false);
+    replaying_ = false;
     CUcontext popped = nullptr;
     if (batchContext_) api_->cuCtxPopCurrent_v2(&popped);
     batchContext_ = nullptr;
@@ -440,7 +446,11 @@ bool LaunchReplayer::EndBatchReplay(std::string* why) {
 }
 
 bool LaunchReplayer::Settle(std::string* why) {
-    if (const CUresult r = api_->cuStreamSynchronize(stream_); r != CUDA_SUCCESS) {
+    const CUresult r = api_->cuStreamSynchronize(stream_);
+    // The application's own launch comes next.
+    if (replaying_ && observer_) observer_(false);
+    replaying_ = false;
+    if (r != CUDA_SUCCESS) {
         *why = "waiting for the launch stream failed: " + Describe(r);
         return false;
     }
@@ -448,6 +458,8 @@ bool LaunchReplayer::Settle(std::string* why) {
 }
 
 void LaunchReplayer::End() {
+    if (replaying_ && observer_) observer_(false);
+    replaying_ = false;
     active_ = nullptr;
     current_ = {};
     if (exclusive_.owns_lock()) exclusive_.unlock();

@@ -18,6 +18,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -107,6 +108,10 @@ public:
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
 
+    // Called when gpaprof starts running kernels of its own (true) and when it is done (false): while it does,
+    // no kernel of the application runs (-t tells its kernels apart by that, too).
+    void SetReplayObserver(std::function<void(bool replaying)> observer) { observer_ = std::move(observer); }
+
     struct Statistics {
         uint64_t snapshots = 0;     // deferred dispatches whose input was kept
         uint64_t snapshotBytes = 0;
@@ -147,6 +152,8 @@ private:
     uint64_t snapshotLimit_ = 0;
     std::map<CUcontext, CUstream> replayStreams_;
     CUcontext batchContext_ = nullptr;
+    std::function<void(bool)> observer_;
+    bool replaying_ = false;  // between the observer's true and false
     Statistics statistics_;
 };
 

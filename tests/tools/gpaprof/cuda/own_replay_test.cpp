@@ -20,6 +20,7 @@
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
+#include "tools/gpaprof/cuda/replay_windows.h"
 
 namespace gpaprof::cuda {
 namespace {
@@ -372,6 +373,26 @@ TEST(MemoryCalls, ModulesLookupsArraysPeersAndCaptures) {
     cuStreamEndCapture_params end{nullptr, &graph};
     TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, &end, Context(1), false);  // ends even so
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+// ---- -t: the kernels gpaprof ran itself ------------------------------------------------------------------------
+
+TEST(ReplayWindows, KernelsThatStartedWhileGpaprofReplayedAreItsOwn) {
+    ReplayWindows windows;
+    EXPECT_FALSE(windows.Contains(50));
+    windows.Open(100);
+    EXPECT_TRUE(windows.Contains(150)) << "still open";
+    windows.Close(200);
+    windows.Open(300);
+    windows.Close(400);
+    EXPECT_FALSE(windows.Contains(99));
+    EXPECT_TRUE(windows.Contains(100));
+    EXPECT_TRUE(windows.Contains(199));
+    EXPECT_FALSE(windows.Contains(200)) << "closed before the application's next kernel";
+    EXPECT_FALSE(windows.Contains(250));
+    EXPECT_TRUE(windows.Contains(350));
+    EXPECT_FALSE(windows.Contains(500));
+    EXPECT_FALSE(windows.Contains(0)) << "a record without times";
 }
 
 // ---- what a launch carries for being issued again -------------------------------------------------------------
