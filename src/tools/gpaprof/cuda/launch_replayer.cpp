@@ -314,7 +314,10 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
                 snapshotHeld_ -= size;
             }
             freeSnapshots_.clear();
+        }
+        if (snapshotHeld_ + plan.bytes > snapshotLimit_) {
             *why = "the snapshots of a batch take " + MiB(snapshotHeld_ + plan.bytes) + ", more than " + MiB(snapshotLimit_);
+            // With none held, one snapshot alone is too large: replay this dispatch in its launch call.
             return snapshotHeld_ == 0 ? SnapshotResult::Failed : SnapshotResult::NoRoom;
         }
         if (const CUresult r = api_->cuMemAlloc_v2(&snapshot->copy, plan.bytes); r != CUDA_SUCCESS) {
