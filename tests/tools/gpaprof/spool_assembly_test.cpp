@@ -234,6 +234,23 @@ TEST(SpoolAssembly, TraceWrittenFromTheSpoolIsTheAssembledOne) {
     }
 }
 
+// Writing the .atp on several threads (runs of 4096 lines at once) gives the same file.
+TEST(SpoolAssembly, TraceWrittenOnSeveralThreadsIsTheSame) {
+    for (auto api : {SyntheticSpoolOptions::Api::Cuda, SyntheticSpoolOptions::Api::OpenCL}) {
+        SyntheticSpoolOptions synthetic;
+        synthetic.api = api;
+        synthetic.launches = 12000;
+        synthetic.threads = 3;
+        const std::string text = SpoolText(synthetic, true);
+        const AssemblyOptions options = Options(synthetic);
+        AssembledSpool streamed(text, options, nullptr);
+        const std::string one = WriteAtp(*streamed.process().atp, streamed.traceLines(), 1);
+        for (size_t threads : {2u, 3u, 5u}) {
+            EXPECT_EQ(WriteAtp(*streamed.process().atp, streamed.traceLines(), threads), one) << threads << " threads";
+        }
+    }
+}
+
 // Random spools of calls, commands, device times, clocks and kernel timestamps, in random order, with
 // duplicates, escapes in every text field and unreadable lines: the .atp written from the spool is the one
 // the AtpFile gives.

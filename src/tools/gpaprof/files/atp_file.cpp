@@ -386,8 +386,8 @@ private:
 };
 
 // Appends `count` lines, the lines [begin, end) by appendRange(begin, end, &text). With several threads and
-// many lines, runs of lines are formatted on the threads at once, each into its own buffer, and the buffers
-// go out in order.
+// many lines, runs of lines are formatted on the threads at once, each into its own buffer, while the calling
+// thread hands the buffers of the round before to the output, in order.
 template <typename AppendRange>
 void AppendLines(size_t count, const AppendRange& appendRange, TextOutput* out) {
     constexpr size_t kLinesPerRun = 4096;
@@ -399,21 +399,22 @@ void AppendLines(size_t count, const AppendRange& appendRange, TextOutput* out) 
         }
         return;
     }
-    std::vector<std::string> buffers(threads);
-    for (size_t round = 0; round < count; round += threads * kLinesPerRun) {
+    std::vector<std::string> formatting(threads), done(threads);
+    size_t doneCount = 0;
+    for (size_t round = 0; round < count || doneCount != 0; round += threads * kLinesPerRun) {
         std::vector<std::thread> workers;
         size_t used = 0;
         for (; used < threads && round + used * kLinesPerRun < count; ++used) {
             const size_t begin = round + used * kLinesPerRun;
             const size_t end = std::min(count, begin + kLinesPerRun);
-            std::string* buffer = &buffers[used];
+            std::string* buffer = &formatting[used];
             buffer->clear();
-            if (used == 0) continue;  // the calling thread's, below
             workers.emplace_back([&appendRange, begin, end, buffer] { appendRange(begin, end, buffer); });
         }
-        appendRange(round, std::min(count, round + kLinesPerRun), &buffers[0]);
+        for (size_t i = 0; i < doneCount; ++i) out->Append(done[i]);
         for (std::thread& worker : workers) worker.join();
-        for (size_t i = 0; i < used; ++i) out->Append(buffers[i]);
+        formatting.swap(done);
+        doneCount = used;
     }
 }
 
@@ -568,8 +569,9 @@ void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out
 
 }  // namespace
 
-std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines) {
+std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines, size_t threads) {
     TextOutput out;
+    out.threads = threads;
     WriteAtpTo(file, lines, &out);
     return std::move(out.text);
 }

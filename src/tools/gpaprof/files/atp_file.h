@@ -88,8 +88,8 @@ public:
     virtual void AppendKernelTimestampLine(size_t part, size_t entry, std::string* out) const = 0;
 };
 
-std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines);
 // `threads`: how many threads may format lines at once.
+std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines, size_t threads = 1);
 bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error,
                   size_t threads = 1);
 
