@@ -6,6 +6,8 @@
 #include <map>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/spool/clock_calibration.h"
@@ -670,21 +672,40 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
             lastPart->trace.stamps.push_back({position, stamp.deviceKey.empty() ? nullptr : &clock[stamp.deviceKey]});
         }
 
-        const std::vector<spool::SourceRecord>& sources = records.sources;
+        std::vector<spool::SourceRecord>& sources = records.sources;
         if (!sources.empty()) {
+            // Each caller (module, address, load base) is resolved once, however often it called.
+            struct CallerHash {
+                size_t operator()(const std::tuple<std::string_view, uint64_t, uint64_t>& c) const {
+                    return std::hash<std::string_view>()(std::get<0>(c)) ^ (std::get<1>(c) * 0x9E3779B97F4A7C15ull) ^
+                           (std::get<2>(c) * 0xC2B2AE3D27D4EB4Full);
+                }
+            };
+            std::unordered_set<std::tuple<std::string_view, uint64_t, uint64_t>, CallerHash> callers;
             std::vector<std::tuple<std::string, uint64_t, uint64_t>> wanted;
-            wanted.reserve(sources.size());
-            for (const auto& source : sources) wanted.emplace_back(source.module, source.address, source.moduleBase);
+            for (const auto& source : sources) {
+                if (callers.insert({source.module, source.address, source.moduleBase}).second) {
+                    wanted.emplace_back(source.module, source.address, source.moduleBase);
+                }
+            }
             std::map<std::pair<std::string, uint64_t>, ResolvedAddress> resolved;
             if (resolver) resolved = resolver->Resolve(wanted);
+            struct AddressHash {
+                size_t operator()(const std::pair<std::string_view, uint64_t>& a) const {
+                    return std::hash<std::string_view>()(a.first) ^ (a.second * 0x9E3779B97F4A7C15ull);
+                }
+            };
+            std::unordered_map<std::pair<std::string_view, uint64_t>, const ResolvedAddress*, AddressHash> resolvedAt;
+            resolvedAt.reserve(resolved.size());
+            for (const auto& [key, result] : resolved) resolvedAt.emplace(std::pair<std::string_view, uint64_t>(key.first, key.second), &result);
             std::map<std::string, std::map<uint64_t, std::vector<std::pair<uint64_t, SourceLocation>>>> byThread;
             std::vector<std::pair<uint64_t, SourceLocation>>* lastThread = nullptr;
             const spool::SourceRecord* lastSource = nullptr;
-            for (const auto& source : sources) {
+            for (auto& source : sources) {
                 SourceLocation location;
-                location.apiName = source.apiName;
-                auto it = resolved.find({source.module, source.address});
-                const ResolvedAddress* where = it == resolved.end() ? nullptr : &it->second;
+                location.apiName = std::move(source.apiName);
+                auto it = resolvedAt.find({source.module, source.address});
+                const ResolvedAddress* where = it == resolvedAt.end() ? nullptr : it->second;
                 if (where && where->line) {
                     location.symbol = !where->function.empty() ? where->function
                                       : !source.symbol.empty() ? source.symbol
