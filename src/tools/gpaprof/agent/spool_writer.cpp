@@ -13,9 +13,10 @@
 namespace gpaprof::agent {
 namespace {
 
-// The file grows by what it holds already, at least 1 MiB and at most 64 MiB at a time.
-constexpr uint64_t kMinStep = uint64_t{1} << 20;
-constexpr uint64_t kMaxStep = uint64_t{64} << 20;
+// The file grows by what it holds already, at least 256 KiB and at most 8 MiB at a time: few fallocate calls,
+// and at most 8 MiB of zeros at its end for gpaprof to read past.
+constexpr uint64_t kMinStep = uint64_t{256} << 10;
+constexpr uint64_t kMaxStep = uint64_t{8} << 20;
 
 }  // namespace
 
