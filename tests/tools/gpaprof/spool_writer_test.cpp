@@ -1,10 +1,12 @@
 // The agent's spool writer: records appended by many threads at once through the file mapping are each in the
-// file once and whole, across the steps in which the file grows; a second writer of the same file (the same
-// process id after exec) appends after the first; a forked child forgets its parent's file; and gpaprof reads
-// a spool with the zeros the writer leaves (a record cut short by the death of its writer, the unused end).
+// file once and whole, across the steps in which the file grows; a later writer of the same file (the same
+// process id after exec) appends after the first, one at the same time is refused; a forked child forgets its
+// parent's file; and gpaprof reads a spool with the zeros the writer leaves (a record cut short by the death of
+// its writer, the unused end).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -110,6 +112,23 @@ TEST_F(SpoolWriterTest, SignalHandlerAppendsAndASecondWriterOfTheFileAppendsAfte
     EXPECT_EQ(assembled.badRecords, 0u);
     ASSERT_TRUE(assembled.signal.has_value());
     EXPECT_EQ(assembled.signal->values, (std::vector<std::string>{"11", "1", "0"}));
+}
+
+// A process of the same id in another PID namespace must not write the same file (their records' places
+// would collide): the second writer is refused while the first has the file open.
+TEST_F(SpoolWriterTest, SecondWriterWhileTheFirstIsOpenIsRefused) {
+    agent::SpoolWriter first;
+    ASSERT_TRUE(first.Open(path_));
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        agent::SpoolWriter second;  // another process, its own open file
+        const bool opened = second.Open(path_);
+        _exit(!opened && errno == EWOULDBLOCK ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 TEST_F(SpoolWriterTest, ForkedChildForgetsItsParentsFile) {

@@ -216,10 +216,16 @@ bool Agent::Initialize() {
 }
 
 void Agent::OpenSpool() {
-    const std::string path = config_.spoolDirectory + "/" + std::to_string(getpid()) + ".spool";
-    if (!spool_.Open(path)) {
-        std::fprintf(stderr, "gpaprof: cannot write %s (%s); this process is not profiled\n", path.c_str(),
-                     std::strerror(errno));
+    // <pid>.spool; <pid>.<n>.spool when a process of the same id in another PID namespace writes that one.
+    const std::string base = config_.spoolDirectory + "/" + std::to_string(getpid());
+    std::string path = base + ".spool";
+    for (int n = 1; !spool_.Open(path); ++n) {
+        if (errno != EWOULDBLOCK || n == 100) {
+            std::fprintf(stderr, "gpaprof: cannot write %s (%s); this process is not profiled\n", path.c_str(),
+                         std::strerror(errno));
+            break;
+        }
+        path = base + "." + std::to_string(n) + ".spool";
     }
     g_spool = &spool_;
 }

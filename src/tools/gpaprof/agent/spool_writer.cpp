@@ -6,6 +6,7 @@
 #include <new>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,13 @@ bool SpoolWriter::Open(const std::string& path) {
     // No O_APPEND: every record has its place, reserved by the atomic counter.
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd_ < 0) return false;
+    // Held while the file is open here (released at exec, which closes it); a file system without locks has none.
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd_);
+        fd_ = -1;
+        errno = EWOULDBLOCK;
+        return false;
+    }
     // A file left by an earlier process of the same id: write after it (its zeros are ignored as well).
     struct stat info;
     const uint64_t existing = fstat(fd_, &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;

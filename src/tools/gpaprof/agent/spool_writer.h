@@ -27,7 +27,9 @@ public:
     SpoolWriter(const SpoolWriter&) = delete;
     SpoolWriter& operator=(const SpoolWriter&) = delete;
     ~SpoolWriter();
-    // Opens (creates) the file and maps it; false with errno set when the file cannot be opened.
+    // Opens (creates) the file and maps it; false with errno set when the file cannot be opened, EWOULDBLOCK when
+    // another live process writes it (one with the same id in another PID namespace: the places of two writers'
+    // records would collide). The program a process exec's writes on in its file.
     bool Open(const std::string& path);
     bool open() const { return fd_ >= 0; }
     // Appends whole lines.

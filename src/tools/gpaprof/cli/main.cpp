@@ -141,6 +141,8 @@ bool MakeDirectories(const std::string& directory, std::string* error) {
 struct SpoolFile {
     long pid = 0;
     std::string path;
+    std::string stem;        // "<pid>", or "<pid>.<n>" for a second process of that id (another PID namespace)
+    bool own = false;        // the application's own process (its pid's first spool)
 };
 
 std::vector<SpoolFile> ListSpools(const std::string& directory) {
@@ -151,11 +153,16 @@ std::vector<SpoolFile> ListSpools(const std::string& directory) {
         const std::string name = entry->d_name;
         const std::string suffix = ".spool";
         if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
-        std::optional<uint64_t> pid = ParseUnsigned(std::string_view(name).substr(0, name.size() - suffix.size()));
-        if (pid) spools.push_back({static_cast<long>(*pid), directory + "/" + name});
+        const std::string_view stem = std::string_view(name).substr(0, name.size() - suffix.size());
+        const size_t dot = stem.find('.');
+        std::optional<uint64_t> pid = ParseUnsigned(stem.substr(0, dot));
+        if (!pid || (dot != std::string_view::npos && !ParseUnsigned(stem.substr(dot + 1)))) continue;
+        spools.push_back({static_cast<long>(*pid), directory + "/" + name, std::string(stem)});
     }
     closedir(dir);
-    std::sort(spools.begin(), spools.end(), [](const SpoolFile& a, const SpoolFile& b) { return a.pid < b.pid; });
+    std::sort(spools.begin(), spools.end(), [](const SpoolFile& a, const SpoolFile& b) {
+        return std::make_tuple(a.pid, a.stem.size(), a.stem) < std::make_tuple(b.pid, b.stem.size(), b.stem);
+    });
     return spools;
 }
 
@@ -372,11 +379,12 @@ int Main(int argc, char** argv) {
 
     // Processes the application started may outlive it for a moment.
     std::vector<SpoolFile> spools = ListSpools(spoolDirectory);
+    for (SpoolFile& spool : spools) spool.own = spool.stem == std::to_string(result.pid);
     std::set<long> stillRunning;
     for (int attempt = 0; attempt < 20; ++attempt) {
         stillRunning.clear();
         for (const SpoolFile& spool : spools) {
-            if (spool.pid != result.pid && Alive(spool.pid)) stillRunning.insert(spool.pid);
+            if (!spool.own && Alive(spool.pid)) stillRunning.insert(spool.pid);
         }
         if (stillRunning.empty()) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -420,7 +428,7 @@ int Main(int argc, char** argv) {
         ++uses[base];
     }
     for (Output& output : outputs) {
-        if (uses[output.base] > 1 && output.spool.pid != result.pid) output.base += "." + std::to_string(output.spool.pid);
+        if (uses[output.base] > 1 && !output.spool.own) output.base += "." + output.spool.stem;
     }
 
     Addr2LineResolver resolver;
@@ -434,10 +442,10 @@ int Main(int argc, char** argv) {
         const AssembledProcess& assembled = files.assembled;
         const std::vector<std::string>& written = files.summaries;
         wroteAny = wroteAny || !written.empty();
-        const std::string who = output.spool.pid == result.pid ? std::string("") : "process " + std::to_string(output.spool.pid) + ": ";
+        const std::string who = output.spool.own ? std::string("") : "process " + output.spool.stem + ": ";
         for (const std::string& file : written) Say(who + "wrote " + file);
         if ((options.summary || options.perfetto) && assembled.atp) WriteViews(options, output.base, assembled);
-        if (assembled.signal && !assembled.signal->values.empty() && output.spool.pid != result.pid) {
+        if (assembled.signal && !assembled.signal->values.empty() && !output.spool.own) {
             std::optional<uint64_t> signal = ParseUnsigned(assembled.signal->values[0]);
             Warn(who + "died of " + SignalName(static_cast<int>(signal.value_or(0))) +
                  "; its files hold everything recorded before");
