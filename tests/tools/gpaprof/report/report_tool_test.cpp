@@ -1,5 +1,7 @@
 // gpaprof-report as a program: outputs, exit codes, and input problems printed as FILE:LINE: MESSAGE.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +39,10 @@ protected:
         ASSERT_TRUE(WriteCsvFile(dir_ + "/s.csv", CsvFixture(), &error)) << error;
         ASSERT_TRUE(WriteOccupancyFile(dir_ + "/s.occupancy", OccupancyFixture(), &error)) << error;
     }
-    void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+    void TearDown() override {
+        std::error_code ignored;
+        std::filesystem::remove_all(dir_, ignored);
+    }
 
     ToolRun Tool(const std::string& arguments) {
         const std::string command = std::string(GPAPROF_REPORT_EXECUTABLE) + " " + arguments + " >'" + dir_ +
@@ -128,7 +133,7 @@ TEST_F(ReportTool, ExitCodes) {
 }
 
 TEST_F(ReportTool, KindFromTheFirstLineWhenTheNameSaysNothing) {
-    std::system(("cp " + Path("s.atp") + " " + Path("trace.txt")).c_str());
+    std::filesystem::copy_file(dir_ + "/s.atp", dir_ + "/trace.txt");
     const ToolRun run = Tool(Path("trace.txt"));
     EXPECT_EQ(run.exitCode, 0) << run.err;
     EXPECT_NE(run.out.find("OpenCL API summary"), std::string::npos);
