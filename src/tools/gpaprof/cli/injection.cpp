@@ -3,7 +3,12 @@
 #include <climits>
 #include <cstdlib>
 
+#include <dlfcn.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+extern "C" void __asan_init();
+#endif
 
 #include "tools/gpaprof/spool/agent_config.h"
 
@@ -15,6 +20,16 @@ bool Readable(const std::string& path) { return access(path.c_str(), R_OK) == 0;
 std::string Directory(const std::string& path) {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+// The sanitizer runtime this gpaprof was built with (then so were the applications of its tests), which must
+// be the first library of a process; empty in a normal build.
+std::string SanitizerRuntime() {
+#if defined(__SANITIZE_ADDRESS__)
+    Dl_info info;
+    if (dladdr(reinterpret_cast<const void*>(&__asan_init), &info) && info.dli_fname) return info.dli_fname;
+#endif
+    return {};
 }
 
 }  // namespace
@@ -45,6 +60,19 @@ std::vector<InjectionPart> FindInjectionParts(const std::string& libraryDirector
         part.library = libraryDirectory + "/libgpaprof_opencl_layer.so";
         part.available = Readable(part.library);
         if (!part.available) part.problem = "the OpenCL layer " + part.library + " is missing";
+        const std::string preload = libraryDirectory + "/libgpaprof_opencl_preload.so";
+        if (Readable(preload)) part.preload = preload;
+        const char* route = std::getenv("GPAPROF_OPENCL_INJECTION");
+        const std::string only = route ? route : "";
+        if (only == "layer") part.preload.clear();
+        if (only == "preload") {
+            if (part.preload.empty()) {
+                part.available = false;
+                part.problem = "GPAPROF_OPENCL_INJECTION=preload, but " + preload + " is missing";
+            } else {
+                part.library.clear();
+            }
+        }
         parts.push_back(part);
     }
     if (wanted("cuda")) {
@@ -67,8 +95,17 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
         if (!part.available) continue;
         if (part.api == "opencl") {
             // The ICD loader calls the last layer of the list first: gpaprof goes last, nearest the application.
-            std::string& layers = (*environment)["OPENCL_LAYERS"];
-            layers = layers.empty() ? part.library : layers + ":" + part.library;
+            if (!part.library.empty()) {
+                std::string& layers = (*environment)["OPENCL_LAYERS"];
+                layers = layers.empty() ? part.library : layers + ":" + part.library;
+            }
+            if (!part.preload.empty()) {
+                // Preloaded libraries come before the application's own; a sanitizer runtime must come first.
+                std::string preloads = SanitizerRuntime();
+                preloads += (preloads.empty() ? "" : ":") + part.preload;
+                std::string& existing = (*environment)["LD_PRELOAD"];
+                existing = existing.empty() ? preloads : preloads + ":" + existing;
+            }
         } else if (part.api == "cuda") {
             std::string& injection = (*environment)["CUDA_INJECTION64_PATH"];
             if (!injection.empty() && injection != part.library) {

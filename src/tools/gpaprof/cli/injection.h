@@ -1,5 +1,8 @@
 // How gpaprof gets into an application without changing it, one API part at a time:
-//   OpenCL: the ICD loader loads libgpaprof_opencl_layer.so as a layer (OPENCL_LAYERS).
+//   OpenCL: the ICD loader loads libgpaprof_opencl_layer.so as a layer (OPENCL_LAYERS), and
+//           libgpaprof_opencl_preload.so is preloaded (LD_PRELOAD) for loaders without layers (the CUDA
+//           toolkit's libOpenCL.so.1); the first of the two to initialise the layer traces, the other passes
+//           calls on. GPAPROF_OPENCL_INJECTION=layer|preload (in gpaprof's environment) uses one only.
 //   CUDA:   the CUDA driver loads libgpaprof_cuda_injection.so at cuInit (CUDA_INJECTION64_PATH), and the
 //           application's NVTX loads it too (NVTX_INJECTION64_PATH), for NVTX ranges as perf markers. The
 //           library is built by the CUDA part of gpaprof; when it is not installed, gpaprof says so and
@@ -17,6 +20,7 @@ namespace gpaprof::cli {
 struct InjectionPart {
     std::string api;        // "opencl", "cuda"
     std::string library;    // absolute path
+    std::string preload;    // absolute path of a library to preload as well, when there is one
     bool available = false;
     std::string problem;    // why not, when unavailable
 };

@@ -9,9 +9,10 @@
 static const char* kSource =
     "__kernel void add_one(__global int* data) { data[get_global_id(0)] += 1; }\n"
     "__kernel void single_task(__global int* data) { data[0] = 4242; }\n"
+    "__constant sampler_t kNearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
     "__kernel void copy_image(__read_only image2d_t in, __write_only image2d_t out) {\n"
     "    int2 at = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    write_imagef(out, at, read_imagef(in, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, at) * 2.0f);\n"
+    "    write_imagef(out, at, read_imagef(in, kNearest, at) * 2.0f);\n"
     "}\n";
 
 static volatile int g_callbacks = 0;

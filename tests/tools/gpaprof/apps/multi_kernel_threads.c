@@ -198,6 +198,14 @@ int main(int argc, char** argv) {
     }
     if (threads < 1 || threads > 16) threads = 3;
     AppDevice app = AppOpenDevice();
+    if (useSvm) {
+        /* NVIDIA's OpenCL, among others, has no SVM: say so (the tests read it) and go on without. */
+        cl_device_svm_capabilities svm = 0;
+        if (clGetDeviceInfo(app.device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) != CL_SUCCESS || svm == 0) {
+            printf("multi_kernel_threads: the device has no SVM; --svm ignored\n");
+            useSvm = 0;
+        }
+    }
     gpaprofBeginMarker("setup", "multi_kernel_threads");
     cl_program program = AppBuild(&app, kSource);
     gpaprofEndMarker();
