@@ -33,6 +33,7 @@ Outcome Session::BeginPass() {
     Outcome outcome = backend_->BeginPass(passesBegun_);
     if (!outcome.ok()) return outcome;
     samplesPerPass_.emplace_back();
+    if (samplesPerPass_.size() > 1) samplesPerPass_.back().reserve(samplesPerPass_.front().size());  // repeats pass 0
     ++passesBegun_;
     passOpen_ = true;
     return Outcome::Ok();
@@ -59,6 +60,20 @@ Outcome Session::EndPass() {
     return Outcome::Ok();
 }
 
+const Session::SampleRecord* Session::FindSample(uint32_t sampleId) const {
+    if (sampleId < kDenseSampleIds) return sampleId < denseSamples_.size() ? &denseSamples_[sampleId] : nullptr;
+    auto known = sparseSamples_.find(sampleId);
+    return known == sparseSamples_.end() ? nullptr : &known->second;
+}
+
+Session::SampleRecord& Session::Sample(uint32_t sampleId) {
+    if (sampleId >= kDenseSampleIds) return sparseSamples_[sampleId];
+    if (sampleId >= denseSamples_.size()) {
+        denseSamples_.resize(std::min<size_t>(kDenseSampleIds, std::max<size_t>(sampleId + 1, denseSamples_.size() * 2)));
+    }
+    return denseSamples_[sampleId];
+}
+
 Outcome Session::BeginSample(uint32_t sampleId) {
     if (!passOpen_) return Fail(GPA_STATUS_ERROR_PASS_NOT_STARTED, "no pass is open; call GPA_BeginPass first");
     if (sampleOpen_) {
@@ -66,8 +81,8 @@ Outcome Session::BeginSample(uint32_t sampleId) {
                     "sample " + std::to_string(openSampleId_) + " is still open; call GPA_EndSample first");
     }
     const uint32_t pass = passesBegun_ - 1;
-    auto known = samples_.find(sampleId);
-    if (known != samples_.end() && known->second.passes > 0 && known->second.lastPass == pass) {
+    const SampleRecord* known = FindSample(sampleId);
+    if (known && known->passes > 0 && known->lastPass == pass) {
         return Fail(GPA_STATUS_ERROR_FAILED, "sample id " + std::to_string(sampleId) +
                                                  " was already used in this pass; sample ids must be unique within a pass");
     }
@@ -76,7 +91,7 @@ Outcome Session::BeginSample(uint32_t sampleId) {
         return Fail(GPA_STATUS_ERROR_FAILED, "sample could not be started: " + outcome.reason());
     }
     samplesPerPass_.back().push_back(sampleId);
-    SampleRecord& record = samples_[sampleId];
+    SampleRecord& record = Sample(sampleId);
     ++record.passes;
     record.lastPass = pass;
     sampleOpen_ = true;
@@ -118,8 +133,8 @@ uint32_t Session::SampleCount() const {
 bool Session::IsReady() { return ready_.load() || backend_->IsReady(); }
 
 Outcome Session::CheckSample(uint32_t sampleId) const {
-    auto known = samples_.find(sampleId);
-    const size_t passesWithSample = known == samples_.end() ? 0 : known->second.passes;
+    const SampleRecord* known = FindSample(sampleId);
+    const size_t passesWithSample = known ? known->passes : 0;
     if (passesWithSample == 0) {
         return Fail(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
                     "session " + std::to_string(id_) + " has no sample with id " + std::to_string(sampleId));

@@ -64,10 +64,16 @@ private:
     uint32_t openSampleId_ = 0;
     std::vector<std::vector<uint32_t>> samplesPerPass_;  // sample ids in the order they were begun
     struct SampleRecord {
-        uint32_t passes = 0;    // how many passes recorded this sample id
+        uint32_t passes = 0;    // how many passes recorded this sample id (0: never)
         uint32_t lastPass = 0;  // the latest of them
     };
-    std::unordered_map<uint32_t, SampleRecord> samples_;  // constant-time checks however many samples
+    // Constant-time checks however many samples. Ids are usually small and dense (a loop counter): those
+    // live in a vector, so that beginning a sample allocates nothing; large ids go to a hash map.
+    static constexpr uint32_t kDenseSampleIds = 1u << 16;
+    std::vector<SampleRecord> denseSamples_;
+    std::unordered_map<uint32_t, SampleRecord> sparseSamples_;
+    const SampleRecord* FindSample(uint32_t sampleId) const;
+    SampleRecord& Sample(uint32_t sampleId);
 
     // Results. waitMutex_ serialises waiting and reading; readiness checks never take it.
     std::mutex waitMutex_;
