@@ -321,7 +321,8 @@ TEST_F(SessionState, SampleIdsAreUniqueWithinAPassAndRepeatAcrossPasses) {
             EXPECT_GPA(GPA_STATUS_OK, GPA_BeginSample(s));
             EXPECT_GPA(GPA_STATUS_OK, GPA_EndSample());
         }
-        EXPECT_GPA(GPA_STATUS_ERROR_FAILED, GPA_BeginSample(7));
+        EXPECT_GPA(GPA_STATUS_ERROR_FAILED, GPA_BeginSample(7));            // small ids: kept in a vector
+        EXPECT_GPA(GPA_STATUS_ERROR_FAILED, GPA_BeginSample(0xFFFFFFFFu));  // large ones: in a map
         ASSERT_GPA(GPA_STATUS_OK, GPA_EndPass());
     }
     ASSERT_GPA(GPA_STATUS_OK, GPA_EndSession());
@@ -331,6 +332,10 @@ TEST_F(SessionState, SampleIdsAreUniqueWithinAPassAndRepeatAcrossPasses) {
     double busy = 0;
     EXPECT_GPA(GPA_STATUS_OK, GPA_GetSampleFloat64(session_, 0xFFFFFFFFu, Index("Busy"), &busy));
     EXPECT_DOUBLE_EQ(busy, 100.0 * Hw(kBusy, 0xFFFFFFFFu) / Hw(kCycles, 0xFFFFFFFFu));
+    // Ids between and beyond the recorded ones were never samples.
+    for (gpa_uint32 never : {8u, 999u, 70000u}) {
+        EXPECT_GPA(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, GPA_GetSampleFloat64(session_, never, Index("Busy"), &busy));
+    }
 }
 
 // ---- GPA_EndSample -----------------------------------------------------------------------------------------
