@@ -460,8 +460,9 @@ int Main(int argc, char** argv) {
         if (!resolver.problem().empty() && options.sourceSymbols) Say(resolver.problem());
     }
     if (spools.empty()) {
-        Warn("no OpenCL activity was recorded: the application made no OpenCL calls, or its OpenCL ICD loader does "
-             "not load layers (OPENCL_LAYERS needs ocl-icd 2.3 or newer, or the Khronos ICD loader); no files written");
+        Warn("no OpenCL activity was recorded: the application made no OpenCL calls, or reached OpenCL in a way "
+             "neither of gpaprof's routes sees (its ICD loader has no layers and it looks OpenCL functions up with "
+             "dlopen/dlsym, or it is statically linked); no files written");
     }
 
     if (result.signaled) {
