@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Whether gpaprof's OpenCL layer is loaded under NVIDIA's OpenCL driver with each ICD loader the machine has
-# (the system's ocl-icd and the CUDA toolkit's libOpenCL.so.1, which ld.so.cache may list first).
+# Whether gpaprof gets into an OpenCL application under NVIDIA's OpenCL driver: each route (the loader's
+# layers, the preload shim) alone and both, with the loader the application finds (the CUDA toolkit's
+# libOpenCL.so.1, which ld.so.cache lists first on the GPU machine, has no layers).
 # Writes $OUT/layer-diag/: one log per loader with the loader's debug output and the kept spool's records.
 # Usage: tools/device/opencl_layer_diag.sh [build-dir]
 set -u
@@ -28,7 +29,8 @@ run() {  # run NAME [env...]: gpaprof -t on the app under NAME's loader
   tail -3 "$dir/$name.log" | head -1
 }
 run default
-run ocl-icd LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
+run layer-only GPAPROF_OPENCL_INJECTION=layer
+run preload-only GPAPROF_OPENCL_INJECTION=preload
 run cuda-loader LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib
 grep -h "wrote .*atp" "$dir"/*.log
 cat "$dir/loaders.txt"

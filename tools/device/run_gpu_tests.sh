@@ -57,16 +57,9 @@ for part in $parts; do
         --output-on-failure -V > "$dir/ctest-opencl.log" 2>&1
       rc=$?
       grep -E "tests passed|Failed|\(Failed\)|\(Skipped\)" "$dir/ctest-opencl.log" | tail -15 | tee -a "$summary"
-      # Whether the ICD loader loads gpaprof's layer under this driver: loader debug output, the spools, with and
-      # without gpaprof's CUDA part (NVIDIA's OpenCL driver initialises libcuda, which loads CUDA injections).
-      { dpkg -l 'ocl-icd*' 2>/dev/null | grep '^ii'; ldconfig -p | grep -i opencl; } > "$dir/layer-diag.txt" 2>&1
-      for api in opencl,cuda opencl; do
-        OCL_ICD_DEBUG=7 "$build/bin/gpaprof" -t -p --keep-temp --api $api -o "$dir/diag-${api/,/-}" -- \
-          "$build/tests/tools/gpaprof/apps/multi_kernel_threads" --threads 2 --iterations 2 >> "$dir/layer-diag.txt" 2>&1
-        echo "== api $api rc=$?" >> "$dir/layer-diag.txt"
-      done
-      tail -30 "$dir/layer-diag.txt"
-      ctest --test-dir "$build" -R "GpaprofEndToEnd" --output-on-failure > "$dir/ctest-gpaprof-opencl.log" 2>&1
+      # How gpaprof gets into OpenCL applications here: each route alone and both (tools/device/opencl_layer_diag.sh).
+      OUT=$dir bash tools/device/opencl_layer_diag.sh "$build" 2>&1 | head -8
+      ctest --test-dir "$build" -R "GpaprofEndToEnd|OpenclLayerEntry" --output-on-failure > "$dir/ctest-gpaprof-opencl.log" 2>&1
       rc2=$?
       grep -E "tests passed|\(Failed\)" "$dir/ctest-gpaprof-opencl.log" | tail -8 | tee -a "$summary"
       # The guide's example on NVIDIA OpenCL: its CSV is the evidence the issue asks for.

@@ -141,6 +141,12 @@ TEST_F(OpenClBackendTest, QueueWithoutProfilingIsRejectedWithTheFix) {
 }
 
 TEST_F(OpenClBackendTest, ContextPassedInsteadOfQueueIsRejected) {
+    // NVIDIA's driver crashes in clGetCommandQueueInfo when handed a cl_context (driver 580.159.04, H200,
+    // 2026-11-21); there is no query that tells the two handles apart without calling the driver with one.
+    if (env_->platformName().find("NVIDIA") != std::string::npos) {
+        GTEST_SKIP() << "NVIDIA's OpenCL driver crashes when a cl_context is queried as a command queue "
+                        "(docs/opencl_backend.md)";
+    }
     EXPECT_EQ(GPA_OpenContext(env_->context(), GPA_OPENCONTEXT_DEFAULT_BIT), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     const std::string message = OGPA_GetLastErrorMessage();
     EXPECT_NE(message.find("not an OpenCL command queue"), std::string::npos) << message;
