@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +40,10 @@ std::string ReadAll(const std::string& path) {
     text << in.rdbuf();
     return text.str();
 }
+
+// The probe's device is a CPU (PoCL): its profiling clock is the host's, and every command has device times.
+// Other devices (NVIDIA's OpenCL) get the checks their drivers can meet, each exception said where it is.
+bool g_cpuDevice = true;
 
 std::string App(const std::string& name) { return std::string(GPAPROF_APP_DIR) + "/" + name; }
 
@@ -80,7 +85,9 @@ protected:
         if (probed < 0) {
             char scratch[] = "/tmp/gpaprof-probe-XXXXXX";
             ASSERT_NE(mkdtemp(scratch), nullptr);
-            probed = Execute({App("multi_kernel_threads"), "--probe"}, scratch).exitCode;
+            const Outcome probe = Execute({App("multi_kernel_threads"), "--probe"}, scratch);
+            probed = probe.exitCode;
+            g_cpuDevice = probe.out.find("device type: CPU") != std::string::npos;
             std::filesystem::remove_all(scratch);
         }
         if (probed == 77) GTEST_SKIP() << "no OpenCL device: the OpenCL ICD loader found no platform with a device";
@@ -124,6 +131,19 @@ protected:
 };
 
 // ---- checks shared by the tests
+
+// The file of the libOpenCL.so.1 this process (and the test programs) load.
+std::string OpenClLoader() {
+    void* library = dlopen("libOpenCL.so.1", RTLD_LAZY | RTLD_LOCAL);
+    Dl_info info;
+    if (!library || !dladdr(dlsym(library, "clGetPlatformIDs"), &info) || !info.dli_fname) return {};
+    return info.dli_fname;
+}
+
+bool FileContains(const std::string& path, const std::string& text) {
+    const std::string bytes = ReadAll(path);
+    return bytes.find(text) != std::string::npos;
+}
 
 void ExpectSessionHeader(const SessionInfo& session, const std::string& application, const std::string& args,
                          const std::string& directory) {
@@ -182,13 +202,20 @@ void ExpectWellFormedTrace(const AtpFile& atp, bool requireDeviceTimes) {
             EXPECT_GE(command.contextId, 1u);
             EXPECT_EQ(command.queueHandle.rfind("0x", 0), 0u);
             EXPECT_FALSE(command.deviceName.empty());
-            if (requireDeviceTimes) {
+            // NVIDIA's driver gives markers and barriers no profiling times (2026-11-21, 580.159.04): all 0.
+            const bool timeless = !g_cpuDevice && command.queued == 0 && command.end == 0 &&
+                                  (call.name == "clEnqueueMarkerWithWaitList" || call.name == "clEnqueueBarrierWithWaitList");
+            if (requireDeviceTimes && !timeless) {
                 EXPECT_GT(command.queued, 0u) << call.name;
                 EXPECT_LE(command.queued, command.submit) << call.name;
                 EXPECT_LE(command.submit, command.start) << call.name;
                 EXPECT_LE(command.start, command.end) << call.name;
-                EXPECT_GE(command.queued, call.start) << call.name << ": QUEUED mapped before its enqueue call";
-                EXPECT_LE(command.queued, call.end) << call.name << ": QUEUED mapped after its enqueue call";
+                // A CPU device's clock is the host's: QUEUED falls inside the enqueue call. A GPU's is mapped from
+                // samples of QUEUED stamps, which NVIDIA's driver takes up to a few hundred microseconds away
+                // from the call (the batch is submitted later): within 2 ms there.
+                const uint64_t slack = g_cpuDevice ? 0 : 2000000;
+                EXPECT_GE(command.queued + slack, call.start) << call.name << ": QUEUED mapped before its enqueue call";
+                EXPECT_LE(command.queued, call.end + slack) << call.name << ": QUEUED mapped after its enqueue call";
             }
             if (ocl::IsKernelDispatchApi(call.apiType)) {
                 ASSERT_TRUE(call.kernel.has_value()) << call.name;
@@ -241,8 +268,12 @@ TEST_F(GpaprofEndToEnd, SeveralKernelsOnSeveralThreadsAllThreeFiles) {
         rowsPerThread[row.threadId]++;
         std::optional<MethodName> method = MethodName::Parse(row.method);
         ASSERT_TRUE(method.has_value());
-        EXPECT_EQ(method->device, "CPU");  // PoCL's device is a CPU: no device index
-        EXPECT_FALSE(method->deviceIndex.has_value());
+        if (g_cpuDevice) {
+            EXPECT_EQ(method->device, "CPU");  // a CPU device: no device index
+            EXPECT_FALSE(method->deviceIndex.has_value());
+        } else {  // <device name><index>, e.g. "NVIDIA H2001" (whose digits the reader cannot split)
+            EXPECT_TRUE(row.method.ends_with("_" + csv.session.devices.at(0).name + "1")) << row.method;
+        }
         kernelIds.insert({row.threadId, method->kernelId});
         ASSERT_TRUE(row.timeMs.has_value());
         EXPECT_GT(*row.timeMs, 0.0);
@@ -360,7 +391,13 @@ TEST_F(GpaprofEndToEnd, SeveralKernelsOnSeveralThreadsAllThreeFiles) {
 // initialise the layer traces), record the same calls and dispatches, none twice.
 TEST_F(GpaprofEndToEnd, LayerAndPreloadRoutesEachRecordEveryCallOnce) {
     std::map<std::string, std::map<std::string, int>> callsPerRoute;
+    const std::string loader = OpenClLoader();
+    const bool loaderHasLayers = FileContains(loader, "OPENCL_LAYERS");
+    if (!loaderHasLayers) {
+        std::printf("the OpenCL loader %s has no layers: the layer route alone is not checked\n", loader.c_str());
+    }
     for (const std::string route : {"layer", "preload", "both"}) {
+        if (route == "layer" && !loaderHasLayers) continue;
         SCOPED_TRACE("GPAPROF_OPENCL_INJECTION=" + route);
         std::map<std::string, std::string> environment;
         if (route != "both") environment["GPAPROF_OPENCL_INJECTION"] = route;
@@ -376,8 +413,21 @@ TEST_F(GpaprofEndToEnd, LayerAndPreloadRoutesEachRecordEveryCallOnce) {
         }
         EXPECT_EQ(callsPerRoute[route]["clEnqueueNDRangeKernel"], 20);
     }
-    EXPECT_EQ(callsPerRoute["preload"], callsPerRoute["layer"]);
-    EXPECT_EQ(callsPerRoute["both"], callsPerRoute["layer"]);
+    if (loaderHasLayers) {
+        EXPECT_EQ(callsPerRoute["layer"], callsPerRoute["preload"]);
+    }
+    EXPECT_EQ(callsPerRoute["both"], callsPerRoute["preload"]);
+}
+
+// gpaprof preloads its OpenCL shim into every process; the layer and agent come only with OpenCL's first
+// call, so a process without OpenCL (a CUDA program, a shell) is not started on early (a CUDA program's exit
+// handlers would otherwise run gpaprof's after the CUDA driver's).
+TEST_F(GpaprofEndToEnd, ProcessesWithoutOpenClGetTheShimButNotTheAgent) {
+    const Outcome run = Profile({"-t", "-o", "none"}, {"/bin/cat", "/proc/self/maps"});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("libgpaprof_opencl_preload.so"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("libgpaprof_opencl_layer.so"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("libgpaprof_agent.so"), std::string::npos) << run.out;
 }
 
 TEST_F(GpaprofEndToEnd, ReplayedDispatchesLeaveResultsAsOneExecution) {
@@ -445,7 +495,9 @@ TEST_F(GpaprofEndToEnd, SegmentationFaultMidRunLeavesCompleteFiles) {
     EXPECT_EQ(MethodName::Parse(csv.rows[0].method)->kernel, "first_kernel");
     EXPECT_EQ(MethodName::Parse(csv.rows[1].method)->kernel, "second_kernel");
     const AtpFile atp = ReadAtp("crash.atp");
-    ExpectWellFormedTrace(atp, true);
+    // On a GPU the read enqueued just before the crash may never complete (its times are 0).
+    ExpectWellFormedTrace(atp, g_cpuDevice);
+    for (const DispatchRow& row : csv.rows) EXPECT_TRUE(row.timeMs.has_value());
     ASSERT_EQ(atp.parts[0].threads.size(), 1u);
     EXPECT_EQ(atp.parts[0].threads[0].entries.back().name, "clEnqueueReadBuffer");
     EXPECT_EQ(ReadOccupancy("crash.occupancy").rows.size(), 2u);
@@ -457,7 +509,7 @@ TEST_F(GpaprofEndToEnd, AbortMidRunLeavesCompleteFiles) {
     EXPECT_NE(run.err.find("SIGABRT"), std::string::npos) << run.err;
     EXPECT_EQ(ReadCsv("abort.csv").rows.size(), 2u);
     const AtpFile atp = ReadAtp("abort.atp");
-    ExpectWellFormedTrace(atp, true);
+    ExpectWellFormedTrace(atp, g_cpuDevice);  // as above
     EXPECT_EQ(atp.parts[0].threads[0].entries.back().name, "clEnqueueReadBuffer");
 }
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <type_traits>
 
 #include <dlfcn.h>
@@ -104,6 +105,25 @@ void* LookUp(const char* name) {
     return library ? dlsym(library, name) : nullptr;
 }
 
+// The layer's clInitLayer. The layer (and the agent it links) is loaded here, at the first OpenCL call,
+// not with this library: the agent starts when it is loaded, and a process that never calls OpenCL (a CUDA
+// application) must not get it earlier than its CUDA part would start it — its exit handlers would run
+// after the CUDA driver's and find the driver gone.
+using InitLayerFunction = cl_int (*)(cl_uint, const cl_icd_dispatch*, cl_uint*, const cl_icd_dispatch**);
+InitLayerFunction LayerInit() {
+    Dl_info self;
+    if (!dladdr(reinterpret_cast<const void*>(&LayerInit), &self) || !self.dli_fname) return nullptr;
+    std::string path = self.dli_fname;
+    const size_t slash = path.rfind('/');
+    path = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/libgpaprof_opencl_layer.so";
+    void* layer = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!layer) {
+        std::fprintf(stderr, "gpaprof: cannot load the OpenCL layer (%s); OpenCL calls are not profiled\n", dlerror());
+        return nullptr;
+    }
+    return reinterpret_cast<InitLayerFunction>(dlsym(layer, "clInitLayer"));
+}
+
 void FillSlots() {
     cl_icd_dispatch below{};
 #define GPAPROF_LOOK_UP(name) below.name = reinterpret_cast<decltype(below.name)>(LookUp(#name));
@@ -116,7 +136,7 @@ void FillSlots() {
     const cl_icd_dispatch* layer = nullptr;
     cl_uint layerEntries = 0;
     const cl_uint entries = sizeof(cl_icd_dispatch) / sizeof(void*);
-    if (clInitLayer(entries, &below, &layerEntries, &layer) != CL_SUCCESS) layer = nullptr;
+    if (auto init = LayerInit(); !init || init(entries, &below, &layerEntries, &layer) != CL_SUCCESS) layer = nullptr;
     const size_t layerCount = layer ? layerEntries : 0;
     // An entry comes from the layer when the layer's table reaches that far and has it.
 #define GPAPROF_FILL(name)                                                                          \
