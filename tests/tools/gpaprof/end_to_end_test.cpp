@@ -373,7 +373,11 @@ TEST_F(GpaprofEndToEnd, SeveralKernelsOnSeveralThreadsAllThreeFiles) {
         ASSERT_TRUE(row.waveSize.has_value());
         EXPECT_GE(*row.waveSize, 1u);
         EXPECT_EQ(row.globalWorkSize, csv.rows[i].globalWorkSize.product());
-        EXPECT_FALSE(row.maxVgprs.has_value());  // a CPU has no register file notion in OpenCL
+        if (g_cpuDevice) {
+            EXPECT_FALSE(row.maxVgprs.has_value());  // a CPU has no register file notion in OpenCL
+        } else if (row.maxVgprs) {
+            EXPECT_GT(*row.maxVgprs, 0u);  // NVIDIA's registers per block (cl_nv_device_attribute_query)
+        }
         EXPECT_FALSE(row.maxSgprs.has_value());
         if (csv.rows[i].workGroupSize.specified()) {
             EXPECT_EQ(row.workGroupSize, csv.rows[i].workGroupSize.product());
