@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "profiled_run.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/occupancy_file.h"
@@ -28,18 +29,9 @@
 namespace gpaprof {
 namespace {
 
-struct Outcome {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string ReadAll(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::Execute;
+using testing::Outcome;
+using testing::ReadAll;
 
 // The probe's device is a CPU (PoCL): its profiling clock is the host's, and every command has device times.
 // Other devices (NVIDIA's OpenCL) get the checks their drivers can meet, each exception said where it is.
@@ -47,38 +39,7 @@ bool g_cpuDevice = true;
 
 std::string App(const std::string& name) { return std::string(GPAPROF_APP_DIR) + "/" + name; }
 
-// Runs a command with stdout and stderr in files; returns the exit status as a shell reports it.
-Outcome Execute(const std::vector<std::string>& command, const std::string& directory,
-                const std::map<std::string, std::string>& extraEnvironment = {}) {
-    const std::string outPath = directory + "/stdout.txt";
-    const std::string errPath = directory + "/stderr.txt";
-    pid_t child = fork();
-    if (child == 0) {
-        const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, 1);
-        dup2(err, 2);
-        if (chdir(directory.c_str()) != 0) _exit(126);
-        for (const auto& [name, value] : extraEnvironment) setenv(name.c_str(), value.c_str(), 1);
-        // Sanitizer builds: let the crash tests die of their signal instead of ASan's report.
-        const char* asan = getenv("ASAN_OPTIONS");
-        setenv("ASAN_OPTIONS", (std::string(asan ? asan : "") + ":handle_segv=0:handle_abort=0").c_str(), 1);
-        std::vector<char*> argv;
-        for (const std::string& part : command) argv.push_back(const_cast<char*>(part.c_str()));
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    Outcome outcome;
-    outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    outcome.out = ReadAll(outPath);
-    outcome.err = ReadAll(errPath);
-    return outcome;
-}
-
-class GpaprofEndToEnd : public ::testing::Test {
+class GpaprofEndToEnd : public testing::ProfiledRunTest {
 protected:
     void SetUp() override {
         static int probed = -1;
@@ -92,13 +53,7 @@ protected:
         }
         if (probed == 77) GTEST_SKIP() << "no OpenCL device: the OpenCL ICD loader found no platform with a device";
         ASSERT_EQ(probed, 0) << "the probe program failed";
-        char directory[] = "/tmp/gpaprof-e2e-XXXXXX";
-        ASSERT_NE(mkdtemp(directory), nullptr);
-        directory_ = directory;
-    }
-    void TearDown() override {
-        if (!directory_.empty() && !HasFailure()) std::filesystem::remove_all(directory_);
-        if (HasFailure()) std::fprintf(stderr, "files kept in %s\n", directory_.c_str());
+        MakeDirectory("gpaprof-e2e");
     }
 
     Outcome Profile(std::vector<std::string> options, const std::vector<std::string>& command,
@@ -109,25 +64,6 @@ protected:
         full.insert(full.end(), command.begin(), command.end());
         return Execute(full, directory_, environment);
     }
-    std::string Path(const std::string& name) const { return directory_ + "/" + name; }
-
-    CsvFile ReadCsv(const std::string& name) {
-        Parsed<CsvFile> parsed = ReadCsvFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-    AtpFile ReadAtp(const std::string& name) {
-        Parsed<AtpFile> parsed = ReadAtpFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-    OccupancyFile ReadOccupancy(const std::string& name) {
-        Parsed<OccupancyFile> parsed = ReadOccupancyFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-
-    std::string directory_;
 };
 
 // ---- checks shared by the tests

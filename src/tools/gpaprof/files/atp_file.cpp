@@ -578,13 +578,7 @@ std::string WriteAtp(const AtpFile& file, const AtpTraceLines& lines, size_t thr
 
 bool WriteAtpFile(const std::string& path, const AtpFile& file, const AtpTraceLines& lines, std::string* error,
                   size_t threads) {
-    AtomicFile output;
-    if (!output.Open(path, error)) return false;
-    TextOutput text(&output);
-    text.threads = threads;
-    WriteAtpTo(file, lines, &text);
-    text.FlushAll();
-    return output.Commit(error);
+    return WriteFileThrough(path, [&](TextOutput* text) { WriteAtpTo(file, lines, text); }, error, threads);
 }
 
 std::string WriteAtp(const AtpFile& file) { return WriteAtp(file, ModelTraceLines(file)); }
@@ -904,31 +898,10 @@ Parsed<AtpFile> ParseAtp(std::string_view text, ReadOptions options) {
         if (key == "TraceFileVersion") {
             file.traceFileVersion = valueText;
             sawVersion = true;
-        } else if (key == "ProfilerVersion") {
-            file.session.profilerVersion = valueText;
-        } else if (key == "Application") {
-            file.session.application = valueText;
-        } else if (key == "ApplicationArgs") {
-            file.session.applicationArgs = valueText;
-        } else if (key == "WorkingDirectory") {
-            file.session.workingDirectory = valueText;
-        } else if (key == "FullEnvironment") {
-            bool full = false;
-            if (!ParseBoolText(value, &full)) problem(lineNumber, "FullEnvironment must be 0 or 1: '" + valueText + "'");
-            file.session.fullEnvironment = full;
-        } else if (key == "EnvVar") {
-            const size_t nameEnd = value.find('=');
-            if (nameEnd == std::string_view::npos || nameEnd == 0) {
-                problem(lineNumber, "EnvVar must be NAME=VALUE: '" + valueText + "'");
-            } else {
-                file.session.environment.push_back({std::string(value.substr(0, nameEnd)), std::string(value.substr(nameEnd + 1))});
-            }
+        } else if (std::string reason; AcceptSessionField(key, value, &file.session, &reason)) {
+            if (!reason.empty()) problem(lineNumber, reason);
         } else if (key == "UserTimer") {
             if (!ParseBoolText(value, &file.session.userTimer)) problem(lineNumber, "UserTimer must be True or False");
-        } else if (key == "OS Version") {
-            file.session.osVersion = valueText;
-        } else if (key == "DisplayName") {
-            file.session.displayName = valueText;
         } else if (key.size() > 12 && key.substr(key.size() - 12) == "ExcludedAPIs") {
             ApiTracePart& part = PartFor(&file, ApiForExcludedKey(key.substr(0, key.size() - 12)));
             part.excludedApis.clear();
@@ -1074,14 +1047,7 @@ bool WriteAtpFile(const std::string& path, const AtpFile& file, std::string* err
 }
 
 Parsed<AtpFile> ReadAtpFile(const std::string& path, ReadOptions options) {
-    std::string error;
-    std::optional<std::string> text = ReadTextFile(path, &error);
-    if (!text) {
-        Parsed<AtpFile> result;
-        result.problems.push_back({0, error});
-        return result;
-    }
-    return ParseAtp(*text, options);
+    return ReadFileThrough<AtpFile>(path, [&](std::string_view text) { return ParseAtp(text, options); });
 }
 
 }  // namespace gpaprof

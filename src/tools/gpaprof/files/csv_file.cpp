@@ -260,34 +260,13 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
         if (key == "ProfileFileVersion") {
             file.profileFileVersion = valueText;
             sawVersion = true;
-        } else if (key == "ProfilerVersion") {
-            file.session.profilerVersion = valueText;
         } else if (key == "API") {
             file.api = valueText;
-        } else if (key == "Application") {
-            file.session.application = valueText;
-        } else if (key == "ApplicationArgs") {
-            file.session.applicationArgs = valueText;
-        } else if (key == "WorkingDirectory") {
-            file.session.workingDirectory = valueText;
-        } else if (key == "FullEnvironment") {
-            bool full = false;
-            if (!ParseBoolText(value, &full)) problem(lineNumber, "FullEnvironment must be 0 or 1: '" + valueText + "'");
-            file.session.fullEnvironment = full;
-        } else if (key == "EnvVar") {
-            const size_t nameEnd = value.find('=');
-            if (nameEnd == std::string_view::npos || nameEnd == 0) {
-                problem(lineNumber, "EnvVar must be NAME=VALUE: '" + valueText + "'");
-            } else {
-                file.session.environment.push_back({std::string(value.substr(0, nameEnd)), std::string(value.substr(nameEnd + 1))});
-            }
+        } else if (std::string bad; AcceptSessionField(key, value, &file.session, &bad)) {
+            if (!bad.empty()) problem(lineNumber, bad);
         } else if (StartsWith(key, "Device ")) {
             std::string reason;
             if (!devices.Accept(key, value, &reason)) problem(lineNumber, reason);
-        } else if (key == "OS Version") {
-            file.session.osVersion = valueText;
-        } else if (key == "DisplayName") {
-            file.session.displayName = valueText;
         } else if (key == "ListSeparator") {
             if (value.size() != 1 || value[0] == ' ' || value[0] == '#') {
                 problem(lineNumber, "ListSeparator must be one character: '" + valueText + "'");
@@ -425,23 +404,11 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
 }
 
 bool WriteCsvFile(const std::string& path, const CsvFile& file, std::string* error) {
-    AtomicFile output;
-    if (!output.Open(path, error)) return false;
-    TextOutput text(&output);
-    WriteCsvTo(file, &text);
-    text.FlushAll();
-    return output.Commit(error);
+    return WriteFileThrough(path, [&](TextOutput* text) { WriteCsvTo(file, text); }, error);
 }
 
 Parsed<CsvFile> ReadCsvFile(const std::string& path, ReadOptions options) {
-    std::string error;
-    std::optional<std::string> text = ReadTextFile(path, &error);
-    if (!text) {
-        Parsed<CsvFile> result;
-        result.problems.push_back({0, error});
-        return result;
-    }
-    return ParseCsv(*text, options);
+    return ReadFileThrough<CsvFile>(path, [&](std::string_view text) { return ParseCsv(text, options); });
 }
 
 }  // namespace gpaprof

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tools/gpaprof/files/parse_result.h"
+
 namespace gpaprof {
 
 // Writes through a temporary file and renames it, so that a reader never sees half a file.
@@ -83,5 +85,30 @@ private:
     size_t size_ = 0;
     std::string read_;
 };
+
+// A whole file written through `writeTo(&text)`, atomically (the .csv, .atp and .occupancy writers).
+template <typename WriteTo>
+bool WriteFileThrough(const std::string& path, WriteTo writeTo, std::string* error, size_t threads = 1) {
+    AtomicFile output;
+    if (!output.Open(path, error)) return false;
+    TextOutput text(&output);
+    text.threads = threads;
+    writeTo(&text);
+    text.FlushAll();
+    return output.Commit(error);
+}
+
+// A file read and handed to `parse(text)`; one that cannot be read is a single problem at line 0.
+template <typename File, typename Parse>
+Parsed<File> ReadFileThrough(const std::string& path, Parse parse) {
+    std::string error;
+    std::optional<std::string> text = ReadTextFile(path, &error);
+    if (!text) {
+        Parsed<File> result;
+        result.problems.push_back({0, error});
+        return result;
+    }
+    return parse(*text);
+}
 
 }  // namespace gpaprof

@@ -255,23 +255,11 @@ Parsed<OccupancyFile> ParseOccupancy(std::string_view text, ReadOptions options)
 }
 
 bool WriteOccupancyFile(const std::string& path, const OccupancyFile& file, std::string* error) {
-    AtomicFile output;
-    if (!output.Open(path, error)) return false;
-    TextOutput text(&output);
-    WriteOccupancyTo(file, &text);
-    text.FlushAll();
-    return output.Commit(error);
+    return WriteFileThrough(path, [&](TextOutput* text) { WriteOccupancyTo(file, text); }, error);
 }
 
 Parsed<OccupancyFile> ReadOccupancyFile(const std::string& path, ReadOptions options) {
-    std::string error;
-    std::optional<std::string> text = ReadTextFile(path, &error);
-    if (!text) {
-        Parsed<OccupancyFile> result;
-        result.problems.push_back({0, error});
-        return result;
-    }
-    return ParseOccupancy(*text, options);
+    return ReadFileThrough<OccupancyFile>(path, [&](std::string_view text) { return ParseOccupancy(text, options); });
 }
 
 }  // namespace gpaprof

@@ -108,4 +108,34 @@ std::string JoinArguments(const std::vector<std::string>& args) {
     return joined;
 }
 
+bool AcceptSessionField(std::string_view key, std::string_view value, SessionInfo* session, std::string* problem) {
+    if (key == "ProfilerVersion") {
+        session->profilerVersion = std::string(value);
+    } else if (key == "Application") {
+        session->application = std::string(value);
+    } else if (key == "ApplicationArgs") {
+        session->applicationArgs = std::string(value);
+    } else if (key == "WorkingDirectory") {
+        session->workingDirectory = std::string(value);
+    } else if (key == "FullEnvironment") {
+        bool full = false;
+        if (!ParseBoolText(value, &full)) *problem = "FullEnvironment must be 0 or 1: '" + std::string(value) + "'";
+        session->fullEnvironment = full;
+    } else if (key == "EnvVar") {
+        const size_t nameEnd = value.find('=');
+        if (nameEnd == std::string_view::npos || nameEnd == 0) {
+            *problem = "EnvVar must be NAME=VALUE: '" + std::string(value) + "'";
+        } else {
+            session->environment.push_back({std::string(value.substr(0, nameEnd)), std::string(value.substr(nameEnd + 1))});
+        }
+    } else if (key == "OS Version") {
+        session->osVersion = std::string(value);
+    } else if (key == "DisplayName") {
+        session->displayName = std::string(value);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 }  // namespace gpaprof

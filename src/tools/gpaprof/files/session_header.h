@@ -27,6 +27,11 @@ private:
     bool lastFieldWasVendorOnly_ = false;
 };
 
+// The session's own header fields, which the .atp and .csv headers share: ProfilerVersion, Application,
+// ApplicationArgs, WorkingDirectory, FullEnvironment, EnvVar, OS Version, DisplayName. Returns false when
+// `key` is none of them; a value it cannot take leaves the reason in `problem`.
+bool AcceptSessionField(std::string_view key, std::string_view value, SessionInfo* session, std::string* problem);
+
 std::string BoolText(bool value);  // True / False
 bool ParseBoolText(std::string_view text, bool* value);
 

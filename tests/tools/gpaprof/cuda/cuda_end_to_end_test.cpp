@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../profiled_run.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/occupancy_file.h"
@@ -29,47 +30,11 @@
 namespace gpaprof {
 namespace {
 
-struct RunResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string ReadAll(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::Execute;
+using testing::Outcome;
+using testing::ReadAll;
 
 std::string App(const std::string& name) { return std::string(GPAPROF_CUDA_APP_DIR) + "/" + name; }
-
-RunResult Execute(const std::vector<std::string>& command, const std::string& directory,
-            const std::map<std::string, std::string>& environment = {}) {
-    const std::string outPath = directory + "/stdout.txt";
-    const std::string errPath = directory + "/stderr.txt";
-    const pid_t child = fork();
-    if (child == 0) {
-        const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, 1);
-        dup2(err, 2);
-        if (chdir(directory.c_str()) != 0) _exit(126);
-        for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
-        std::vector<char*> argv;
-        for (const std::string& part : command) argv.push_back(const_cast<char*>(part.c_str()));
-        argv.push_back(nullptr);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    RunResult run;
-    run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = ReadAll(outPath);
-    run.err = ReadAll(errPath);
-    return run;
-}
 
 bool OnPath(const std::string& tool) {
     const char* path = std::getenv("PATH");
@@ -110,7 +75,7 @@ std::string KernelOf(const DispatchRow& row) {
     return method ? method->kernel : row.method;
 }
 
-class GpaprofCuda : public ::testing::Test {
+class GpaprofCuda : public testing::ProfiledRunTest {
 protected:
     void SetUp() override {
         static int probed = -1;
@@ -121,7 +86,7 @@ protected:
                 char scratch[] = "/tmp/gpaprof-cuda-probe-XXXXXX";
                 ASSERT_NE(mkdtemp(scratch), nullptr);
                 // streams_threads uses the runtime only, so it starts without a driver and says so.
-                const RunResult run = Execute({App("streams_threads"), "--probe"}, scratch);
+                const Outcome run = Execute({App("streams_threads"), "--probe"}, scratch);
                 probed = run.exitCode;
                 why = run.out;
                 std::filesystem::remove_all(scratch);
@@ -132,55 +97,26 @@ protected:
         }
         if (probed == 77) GTEST_SKIP() << "no CUDA device: " << why;
         ASSERT_EQ(probed, 0) << "the probe program failed";
-        char directory[] = "/tmp/gpaprof-cuda-e2e-XXXXXX";
-        ASSERT_NE(mkdtemp(directory), nullptr);
-        directory_ = directory;
-    }
-    void TearDown() override {
-        if (directory_.empty()) return;
-        if (HasFailure()) {
-            std::fprintf(stderr, "files kept in %s\n", directory_.c_str());
-        } else {
-            std::filesystem::remove_all(directory_);
-        }
+        MakeDirectory("gpaprof-cuda-e2e");
     }
 
-    RunResult Profile(const std::vector<std::string>& options, const std::vector<std::string>& command,
+    Outcome Profile(const std::vector<std::string>& options, const std::vector<std::string>& command,
                 const std::map<std::string, std::string>& environment = {}) {
         std::vector<std::string> full = {GPAPROF_EXECUTABLE, "--no-progress"};
         full.insert(full.end(), options.begin(), options.end());
         full.push_back("--");
         full.insert(full.end(), command.begin(), command.end());
-        RunResult run = Execute(full, directory_, environment);
+        Outcome run = Execute(full, directory_, environment);
         std::printf("---- gpaprof stderr:\n%s", run.err.c_str());
         return run;
     }
-    std::string Path(const std::string& name) const { return directory_ + "/" + name; }
-
-    AtpFile ReadAtp(const std::string& name) {
-        Parsed<AtpFile> parsed = ReadAtpFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-    CsvFile ReadCsv(const std::string& name) {
-        Parsed<CsvFile> parsed = ReadCsvFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-    OccupancyFile ReadOccupancy(const std::string& name) {
-        Parsed<OccupancyFile> parsed = ReadOccupancyFile(Path(name), {true});
-        EXPECT_TRUE(parsed.ok()) << name << ":\n" << parsed.Describe();
-        return parsed.file;
-    }
-
-    std::string directory_;
 };
 
 constexpr const char* kSaxpy = "_Z5saxpyPfPKffi";
 constexpr const char* kBlockSum = "_Z9block_sumPfPKf";
 
 TEST_F(GpaprofCuda, TracesRuntimeAndDriverCallsKernelsCopiesMarkersAndCallers) {
-    const RunResult run = Profile({"-t", "--sym", "-o", "trace"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
+    const Outcome run = Profile({"-t", "--sym", "-o", "trace"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
     ASSERT_EQ(run.exitCode, 7) << "gpaprof returns the application's exit code";
     const AtpFile atp = ReadAtp("trace.atp");
     const ApiTracePart* cuda = CudaPart(atp);
@@ -272,7 +208,7 @@ TEST_F(GpaprofCuda, TracesRuntimeAndDriverCallsKernelsCopiesMarkersAndCallers) {
 }
 
 TEST_F(GpaprofCuda, CountersOccupancyAndDispatchColumnsPerKernel) {
-    const RunResult run = Profile({"-p", "-O", "-o", "counters"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
+    const Outcome run = Profile({"-p", "-O", "-o", "counters"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
     ASSERT_EQ(run.exitCode, 7) << "the application ran once and its results were right (wrong results exit 1)";
     const CsvFile csv = ReadCsv("counters.csv");
     EXPECT_EQ(csv.api, "CUDA");
@@ -324,7 +260,7 @@ TEST_F(GpaprofCuda, CountersOccupancyAndDispatchColumnsPerKernel) {
 }
 
 TEST_F(GpaprofCuda, BatchedDecodingGivesTheSameRows) {
-    const RunResult run = Profile({"-p", "--counters", "Wavefronts,smsp__inst_executed.sum", "-o", "batched"},
+    const Outcome run = Profile({"-p", "--counters", "Wavefronts,smsp__inst_executed.sum", "-o", "batched"},
                             {App("runtime_kernels"), "--iterations", "3"}, {{"GPAPROF_CUDA_COUNTER_BATCH", "4"}});
     ASSERT_EQ(run.exitCode, 0);
     const CsvFile csv = ReadCsv("batched.csv");
@@ -341,7 +277,7 @@ TEST_F(GpaprofCuda, BatchedDecodingGivesTheSameRows) {
 }
 
 TEST_F(GpaprofCuda, KernelFilterProfilesOnlyTheChosenKernels) {
-    const RunResult run = Profile({"-p", "--kernel-regex", "block_sum", "-o", "filtered"}, {App("runtime_kernels"), "--iterations", "2"});
+    const Outcome run = Profile({"-p", "--kernel-regex", "block_sum", "-o", "filtered"}, {App("runtime_kernels"), "--iterations", "2"});
     ASSERT_EQ(run.exitCode, 0);
     const CsvFile csv = ReadCsv("filtered.csv");
     ASSERT_EQ(csv.rows.size(), 2u);
@@ -351,7 +287,7 @@ TEST_F(GpaprofCuda, KernelFilterProfilesOnlyTheChosenKernels) {
 }
 
 TEST_F(GpaprofCuda, EveryDispatchOfEveryThreadAndStream) {
-    const RunResult run = Profile({"-t", "-p", "-o", "streams"}, {App("streams_threads"), "--threads", "3", "--launches", "10"});
+    const Outcome run = Profile({"-t", "-p", "-o", "streams"}, {App("streams_threads"), "--threads", "3", "--launches", "10"});
     ASSERT_EQ(run.exitCode, 0);
     const AtpFile atp = ReadAtp("streams.atp");
     const ApiTracePart* cuda = CudaPart(atp);
@@ -382,7 +318,7 @@ TEST_F(GpaprofCuda, EveryDispatchOfEveryThreadAndStream) {
 
 TEST_F(GpaprofCuda, CublasKernelsAreTracedAndProfiled) {
     if (access(App("cublas_gemm").c_str(), X_OK) != 0) GTEST_SKIP() << "built without cuBLAS (the toolkit has none)";
-    const RunResult run = Profile({"-t", "-p", "-o", "cublas"}, {App("cublas_gemm"), "--size", "256", "--repeats", "2"});
+    const Outcome run = Profile({"-t", "-p", "-o", "cublas"}, {App("cublas_gemm"), "--size", "256", "--repeats", "2"});
     ASSERT_EQ(run.exitCode, 0) << "cuBLAS results stay right under kernel replay";
     const AtpFile atp = ReadAtp("cublas.atp");
     const ApiTracePart* cuda = CudaPart(atp);
@@ -406,7 +342,7 @@ TEST_F(GpaprofCuda, CrashLeavesCompleteFiles) {
         const std::string name = segv ? "segv" : "abort";
         std::vector<std::string> command = {App("crash_after_kernels"), "--launches", "5"};
         if (segv) command.push_back("--segv");
-        const RunResult run = Profile({"-t", "-p", "-o", name}, command);
+        const Outcome run = Profile({"-t", "-p", "-o", name}, command);
         EXPECT_EQ(run.exitCode, segv ? 128 + SIGSEGV : 128 + SIGABRT);
         const AtpFile atp = ReadAtp(name + ".atp");
         const ApiTracePart* cuda = CudaPart(atp);
@@ -478,12 +414,12 @@ TEST_F(GpaprofCuda, PerKernelValuesMatchNsightCompute) {
                                               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"};
     std::string list;
     for (const std::string& metric : metrics) list += (list.empty() ? "" : ",") + metric;
-    const RunResult ours = Profile({"-p", "--counters", list, "-o", "versus"}, {App("runtime_kernels"), "--iterations", "1"});
+    const Outcome ours = Profile({"-p", "--counters", list, "-o", "versus"}, {App("runtime_kernels"), "--iterations", "1"});
     ASSERT_EQ(ours.exitCode, 0);
     const CsvFile csv = ReadCsv("versus.csv");
     ASSERT_EQ(csv.rows.size(), 3u);
 
-    const RunResult ncu = Execute({"ncu", "--metrics", list, "--clock-control", "none", "--csv", "--page", "raw",
+    const Outcome ncu = Execute({"ncu", "--metrics", list, "--clock-control", "none", "--csv", "--page", "raw",
                              "--print-units", "base", App("runtime_kernels"), "--iterations", "1"},
                             directory_);
     ASSERT_EQ(ncu.exitCode, 0) << ncu.err << ncu.out;
@@ -565,7 +501,7 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
         SCOPED_TRACE(variant.name);
         std::map<std::string, std::string> environment = variant.environment;
         environment["GPAPROF_CUDA_STATS"] = "1";
-        const RunResult run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_" + variant.name},
+        const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_" + variant.name},
                                       variant.command, environment);
         ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
         EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
@@ -592,7 +528,7 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
 TEST_F(GpaprofCuda, OwnReplayKeepsOneKernelLinePerLaunchInTheTrace) {
     for (const std::string& counters : {std::string(kMultiPassCounters), std::string("Wavefronts")}) {
         SCOPED_TRACE(counters);
-        const RunResult run = Profile({"-t", "-p", "--counters", counters, "-o", "own_trace"},
+        const Outcome run = Profile({"-t", "-p", "--counters", counters, "-o", "own_trace"},
                                       {App("replay_kernels"), "--iterations", "2"}, {{"GPAPROF_CUDA_STATS", "1"}});
         ASSERT_EQ(run.exitCode, 0) << run.err;
         EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
@@ -617,7 +553,7 @@ TEST_F(GpaprofCuda, MemoryGpaprofCannotRestoreFallsBackToKernelReplay) {
     for (const std::string& option : {std::string("--managed"), std::string("--pinned")}) {
         SCOPED_TRACE(option);
         const std::string name = "fallback" + option.substr(1);
-        const RunResult run = Profile({"-p", "--counters", kMultiPassCounters, "-o", name},
+        const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", name},
                                       {App("replay_kernels"), "--iterations", "2", option}, {{"GPAPROF_CUDA_STATS", "1"}});
         EXPECT_EQ(run.exitCode, 0) << run.err;
         EXPECT_NE(run.err.find("kernel replay instead of gpaprof's own replay"), std::string::npos) << run.err;
@@ -639,11 +575,11 @@ TEST_F(GpaprofCuda, MemoryGpaprofCannotRestoreFallsBackToKernelReplay) {
 // ncu, for a set of several passes.
 TEST_F(GpaprofCuda, OwnReplayValuesEqualKernelReplayAndNsightCompute) {
     const std::vector<std::string> program = {App("runtime_kernels"), "--iterations", "1"};
-    const RunResult own = Profile({"-p", "--counters", kMultiPassCounters, "-o", "by_own"}, program,
+    const Outcome own = Profile({"-p", "--counters", kMultiPassCounters, "-o", "by_own"}, program,
                                   {{"GPAPROF_CUDA_STATS", "1"}, {"GPAPROF_CUDA_REPLAY", "own"}});
     ASSERT_EQ(own.exitCode, 0) << own.err;
     EXPECT_EQ(ParseStats(own.err).own, 3) << own.err;
-    const RunResult cupti = Profile({"-p", "--counters", kMultiPassCounters, "-o", "by_cupti"}, program,
+    const Outcome cupti = Profile({"-p", "--counters", kMultiPassCounters, "-o", "by_cupti"}, program,
                                     {{"GPAPROF_CUDA_STATS", "1"}, {"GPAPROF_CUDA_REPLAY", "cupti"}});
     ASSERT_EQ(cupti.exitCode, 0) << cupti.err;
     EXPECT_EQ(ParseStats(cupti.err).cupti, 3) << cupti.err;
@@ -671,7 +607,7 @@ TEST_F(GpaprofCuda, OwnReplayValuesEqualKernelReplayAndNsightCompute) {
     std::vector<std::string> command = {"ncu", "--metrics", metrics, "--clock-control", "none", "--csv", "--page", "raw",
                                         "--print-units", "base"};
     command.insert(command.end(), program.begin(), program.end());
-    const RunResult ncu = Execute(command, directory_);
+    const Outcome ncu = Execute(command, directory_);
     ASSERT_EQ(ncu.exitCode, 0) << ncu.err << ncu.out;
     const NcuTable table = ParseNcuRawPage(ncu.out);
     ASSERT_EQ(table.kernels.size(), mine.rows.size()) << ncu.out;
@@ -686,7 +622,7 @@ TEST_F(GpaprofCuda, OwnReplayValuesEqualKernelReplayAndNsightCompute) {
 
 // The default set is one pass: nothing is replayed or saved, the profiler brackets batches of launches.
 TEST_F(GpaprofCuda, DefaultSetIsCollectedWithoutReplay) {
-    const RunResult run = Profile({"-p", "-o", "default_set"}, {App("replay_kernels"), "--iterations", "2"},
+    const Outcome run = Profile({"-p", "-o", "default_set"}, {App("replay_kernels"), "--iterations", "2"},
                                   {{"GPAPROF_CUDA_STATS", "1"}});
     ASSERT_EQ(run.exitCode, 0) << run.err;
     const CounterStats stats = ParseStats(run.err);
