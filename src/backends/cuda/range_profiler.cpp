@@ -251,12 +251,14 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
     pending_ = std::move(pending);
     return Outcome::Ok();
 }
+Outcome RangeProfiler::Released() {
+    return Fail(GPA_STATUS_ERROR_FAILED,
+                "the range profiler of this context was released: another context on the same device collected "
+                "counters in between (the passes of sessions on contexts of one device cannot interleave)");
+}
+
 Outcome RangeProfiler::Start() {
-    if (object_ == nullptr) {
-        return Fail(GPA_STATUS_ERROR_FAILED,
-                    "the range profiler of this context was released: another context on the same device collected "
-                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
-    }
+    if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
@@ -267,11 +269,7 @@ Outcome RangeProfiler::Start() {
 }
 
 Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
-    if (object_ == nullptr) {
-        return Fail(GPA_STATUS_ERROR_FAILED,
-                    "the range profiler of this context was released: another context on the same device collected "
-                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
-    }
+    if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
@@ -284,11 +282,7 @@ Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
 }
 
 Outcome RangeProfiler::PushRange(const std::string& name) {
-    if (object_ == nullptr) {
-        return Fail(GPA_STATUS_ERROR_FAILED,
-                    "the range profiler of this context was released: another context on the same device collected "
-                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
-    }
+    if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
@@ -300,11 +294,7 @@ Outcome RangeProfiler::PushRange(const std::string& name) {
 }
 
 Outcome RangeProfiler::PopRange() {
-    if (object_ == nullptr) {
-        return Fail(GPA_STATUS_ERROR_FAILED,
-                    "the range profiler of this context was released: another context on the same device collected "
-                    "counters in between (the passes of sessions on contexts of one device cannot interleave)");
-    }
+    if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);

@@ -84,6 +84,8 @@ private:
     RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUdevice device)
         : cupti_(cupti), driver_(driver), context_(context), device_(device) {}
     Outcome EnableObject();
+    // The failure of a call after another context of the device took the range profiler over.
+    static Outcome Released();
     void DisableObject();
     void Release();  // another context needs the device: decode and disable
     Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
