@@ -101,10 +101,17 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
             }
             if (!part.preload.empty()) {
                 // Preloaded libraries come before the application's own; a sanitizer runtime must come first.
-                std::string preloads = SanitizerRuntime();
-                preloads += (preloads.empty() ? "" : ":") + part.preload;
+                const std::string sanitizer = SanitizerRuntime();
+                const std::string preloads = sanitizer.empty() ? part.preload : sanitizer + ":" + part.preload;
                 std::string& existing = (*environment)["LD_PRELOAD"];
                 existing = existing.empty() ? preloads : preloads + ":" + existing;
+                if (!sanitizer.empty()) {
+                    // The preload reaches every process the application starts, tools that are not ours
+                    // among them (PoCL runs the linker for each kernel), and those leak at exit by design:
+                    // a leak report would fail them. Memory errors are still caught.
+                    std::string& options = (*environment)["ASAN_OPTIONS"];
+                    options += (options.empty() ? "" : ":") + std::string("detect_leaks=0");
+                }
             }
         } else if (part.api == "cuda") {
             std::string& injection = (*environment)["CUDA_INJECTION64_PATH"];
