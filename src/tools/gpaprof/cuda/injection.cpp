@@ -73,6 +73,20 @@ constexpr uint32_t kDefaultCounterBatch = 64;
 // With own replay a batch costs one configuration and no pass of its own: larger batches cost less.
 constexpr uint32_t kDefaultOwnReplayBatch = 256;
 constexpr const char* kCpuClockKey = "";           // device times CUPTI already gives on gpaprof's clock
+
+// The fields CUPTI's copy and set records share (the two record types have no common base).
+template <typename Record>
+TransferActivity TransferOf(const Record& record) {
+    TransferActivity transfer;
+    transfer.bytes = record.bytes;
+    transfer.start = record.start;
+    transfer.end = record.end;
+    transfer.deviceId = record.deviceId;
+    transfer.contextId = record.contextId;
+    transfer.streamId = record.streamId;
+    transfer.correlationId = record.correlationId;
+    return transfer;
+}
 constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's own clock, calibrated
 
 // ---------------------------------------------------------------------------------------------------------
@@ -985,29 +999,14 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
                 break;
             case CUPTI_ACTIVITY_KIND_MEMCPY: {
                 const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-                TransferActivity transfer;
+                TransferActivity transfer = TransferOf(*copy);
                 transfer.copyKind = copy->copyKind;
-                transfer.bytes = copy->bytes;
-                transfer.start = copy->start;
-                transfer.end = copy->end;
-                transfer.deviceId = copy->deviceId;
-                transfer.contextId = copy->contextId;
-                transfer.streamId = copy->streamId;
-                transfer.correlationId = copy->correlationId;
                 OnTransferRecord(transfer, &records);
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
-                const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-                TransferActivity transfer;
+                TransferActivity transfer = TransferOf(*reinterpret_cast<const CUpti_ActivityMemset4*>(record));
                 transfer.isMemset = true;
-                transfer.bytes = set->bytes;
-                transfer.start = set->start;
-                transfer.end = set->end;
-                transfer.deviceId = set->deviceId;
-                transfer.contextId = set->contextId;
-                transfer.streamId = set->streamId;
-                transfer.correlationId = set->correlationId;
                 OnTransferRecord(transfer, &records);
                 break;
             }
