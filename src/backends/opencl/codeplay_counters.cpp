@@ -120,7 +120,7 @@ std::vector<cl_uint> EnabledCounterUuids(std::span<const cl_ulong> queueProperti
     std::vector<cl_uint> uuids;
     for (size_t i = 0; i + 1 < queueProperties.size() && queueProperties[i] != 0; i += 2) {
         if (queueProperties[i] != CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY) continue;
-        const auto* config = reinterpret_cast<const codeplay::cl_performance_counter_config_codeplay*>(
+        const auto* config = reinterpret_cast<const cl_performance_counter_config_codeplay*>(
             static_cast<uintptr_t>(queueProperties[i + 1]));
         if (config == nullptr || config->descs == nullptr) return {};
         for (cl_uint k = 0; k < config->count; ++k) uuids.push_back(config->descs[k].uuid);
@@ -130,7 +130,7 @@ std::vector<cl_uint> EnabledCounterUuids(std::span<const cl_ulong> queueProperti
 }
 
 std::vector<cl_performance_counter_codeplay> QueryDeviceCounters(cl_device_id device) {
-    if (!HasExtension(device, codeplay::kExtensionName)) return {};
+    if (!HasExtension(device, CL_CODEPLAY_PERFORMANCE_COUNTERS_EXTENSION_NAME)) return {};
     std::vector<unsigned char> bytes;
     if (QueryBytes(clGetDeviceInfo, device, CL_DEVICE_PERFORMANCE_COUNTERS_CODEPLAY, &bytes) != CL_SUCCESS) return {};
     std::vector<cl_performance_counter_codeplay> counters(bytes.size() / sizeof(cl_performance_counter_codeplay));

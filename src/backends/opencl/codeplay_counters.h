@@ -14,13 +14,10 @@
 #include <vector>
 
 #include "GPUPerfAPITypes.h"
-#include "backends/opencl/codeplay_performance_counters.h"
+#include "backends/opencl/cl_headers.h"
 #include "counters/counter_definition.h"
 
 namespace gpa::cl {
-
-using codeplay::cl_performance_counter_codeplay;
-using codeplay::cl_performance_counter_result_codeplay;
 
 // "nanoseconds", "watts", ...; null for a value the extension does not define.
 const char* CodeplayUnitName(cl_uint unit);

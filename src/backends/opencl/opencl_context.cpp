@@ -140,7 +140,7 @@ Outcome OpenClContext::Open(void* apiContext, std::unique_ptr<BackendContext>* c
         const std::vector<cl_uint> enabled = QueryQueueCounterUuids(queue);
         CodeplayCounterSet set = BuildCodeplayCounters(deviceCounters, enabled);
         for (const std::string& skipped : set.skipped) {
-            Logger::Instance().Message(std::string(codeplay::kExtensionName) + " counter " + skipped);
+            Logger::Instance().Message(std::string(CL_CODEPLAY_PERFORMANCE_COUNTERS_EXTENSION_NAME) + " counter " + skipped);
         }
         for (const CodeplayCounter& counter : set.counters) {
             if (counter.hardware.name == kSampleDurationCounterName) continue;  // cannot happen in practice

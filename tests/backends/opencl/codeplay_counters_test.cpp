@@ -10,8 +10,6 @@
 namespace {
 
 using namespace gpa::cl;
-using gpa::cl::codeplay::cl_performance_counter_config_codeplay;
-using gpa::cl::codeplay::cl_performance_counter_desc_codeplay;
 
 cl_performance_counter_codeplay DeviceCounter(cl_uint uuid, const char* name, cl_uint unit, cl_uint storage) {
     cl_performance_counter_codeplay counter{};

@@ -1,25 +1,37 @@
-// cl_codeplay_performance_counters (OpenCL extension proposal, revision 2; shared/seeds/004): the enums and
-// structures the backend needs, with the extension's values and layouts. The Khronos headers do not ship
-// them, so they live here, in a namespace, so that they never clash with a header that does one day.
-#pragma once
+/* cl_codeplay_performance_counters: the OpenCL extension through which a device lists per-command
+ * performance counters, a command queue enables some of them, and each command's event reports their values
+ * (extension proposal by Codeplay Software, revision 2, 2021-06-30; shared/seeds/004 in the OpenGPA sources).
+ *
+ * The Khronos headers do not ship it. Values and layouts are the extension's. OpenGPA implements it on any
+ * OpenCL driver as a layer (docs/opencl_layer.md); its GPA library reads it where a device offers it.
+ * Include after <CL/cl.h>. C11 or C++ (the result structure holds an anonymous union, as the text has it). */
+#ifndef OPENGPA_CL_CODEPLAY_PERFORMANCE_COUNTERS_H
+#define OPENGPA_CL_CODEPLAY_PERFORMANCE_COUNTERS_H
 
-#include "backends/opencl/cl_headers.h"
+#include <CL/cl.h>
 
-// Enumerants as the extension defines them (guarded: a newer cl_ext.h may define them too).
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-// clGetDeviceInfo: cl_performance_counter_codeplay[] (size 0 when the device has none).
+#define CL_CODEPLAY_PERFORMANCE_COUNTERS_EXTENSION_NAME "cl_codeplay_performance_counters"
+
+/* Each value is guarded: a later cl_ext.h may define it too. */
+
+/* clGetDeviceInfo: cl_performance_counter_codeplay[] (size 0 when the device has none). */
 #ifndef CL_DEVICE_PERFORMANCE_COUNTERS_CODEPLAY
 #define CL_DEVICE_PERFORMANCE_COUNTERS_CODEPLAY 0x4260
 #endif
-// clCreateCommandQueueWithPropertiesKHR key; value: cl_performance_counter_config_codeplay*.
+/* Key in the properties of clCreateCommandQueueWithPropertiesKHR; value: cl_performance_counter_config_codeplay*. */
 #ifndef CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY
 #define CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY 0x4261
 #endif
-// clGetEventProfilingInfo: cl_performance_counter_result_codeplay[], in the order the queue enabled them.
+/* clGetEventProfilingInfo: cl_performance_counter_result_codeplay[], in the order the queue enabled them. */
 #ifndef CL_PROFILING_COMMAND_PERFORMANCE_COUNTERS_CODEPLAY
 #define CL_PROFILING_COMMAND_PERFORMANCE_COUNTERS_CODEPLAY 0x4262
 #endif
 
+/* cl_performance_counter_codeplay.unit */
 #ifndef CL_PERFORMANCE_COUNTER_UNIT_GENERIC_CODEPLAY
 #define CL_PERFORMANCE_COUNTER_UNIT_GENERIC_CODEPLAY 0x0
 #endif
@@ -54,6 +66,7 @@
 #define CL_PERFORMANCE_COUNTER_UNIT_CYCLES_CODEPLAY 0xA
 #endif
 
+/* cl_performance_counter_codeplay.storage: which member of the result union holds the value. */
 #ifndef CL_PERFORMANCE_COUNTER_RESULT_TYPE_INT32_CODEPLAY
 #define CL_PERFORMANCE_COUNTER_RESULT_TYPE_INT32_CODEPLAY 0x0
 #endif
@@ -73,39 +86,36 @@
 #define CL_PERFORMANCE_COUNTER_RESULT_TYPE_FLOAT64_CODEPLAY 0x5
 #endif
 
-// OpenCL 3.0 clGetCommandQueueInfo query: the properties array the queue was created with. The backend
-// compiles against the 1.2 API and probes it at run time.
-#ifndef CL_QUEUE_PROPERTIES_ARRAY
-#define CL_QUEUE_PROPERTIES_ARRAY 0x1098
-#endif
+#ifndef CL_CODEPLAY_PERFORMANCE_COUNTERS_TYPES_DEFINED
+#define CL_CODEPLAY_PERFORMANCE_COUNTERS_TYPES_DEFINED
 
-namespace gpa::cl::codeplay {
+typedef cl_uint cl_performance_counter_unit_codeplay;
+typedef cl_uint cl_performance_counter_storage_codeplay;
 
-inline constexpr const char* kExtensionName = "cl_codeplay_performance_counters";
-
-using cl_performance_counter_unit_codeplay = cl_uint;
-using cl_performance_counter_storage_codeplay = cl_uint;
-
-struct cl_performance_counter_codeplay {
+/* One counter a device offers (clGetDeviceInfo). The strings need not be terminated when they fill all 256. */
+typedef struct cl_performance_counter_codeplay {
     cl_performance_counter_unit_codeplay unit;
     cl_performance_counter_storage_codeplay storage;
     cl_uint uuid;
     char name[256];
     char category[256];
     char description[256];
-};
+} cl_performance_counter_codeplay;
 
-struct cl_performance_counter_desc_codeplay {
+/* One counter to enable: its uuid, and `data`, an extension point for per-counter configuration. */
+typedef struct cl_performance_counter_desc_codeplay {
     cl_uint uuid;
     void* data;
-};
+} cl_performance_counter_desc_codeplay;
 
-struct cl_performance_counter_config_codeplay {
+/* The value of CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY: `count` counters to enable, described by `descs`. */
+typedef struct cl_performance_counter_config_codeplay {
     cl_uint count;
     cl_performance_counter_desc_codeplay* descs;
-};
+} cl_performance_counter_config_codeplay;
 
-struct cl_performance_counter_result_codeplay {
+/* One result (clGetEventProfilingInfo): the member named by the counter's storage holds the value. */
+typedef struct cl_performance_counter_result_codeplay {
     union {
         cl_int int32;
         cl_long int64;
@@ -114,6 +124,12 @@ struct cl_performance_counter_result_codeplay {
         cl_float float32;
         cl_double float64;
     };
-};
+} cl_performance_counter_result_codeplay;
 
-}  // namespace gpa::cl::codeplay
+#endif /* CL_CODEPLAY_PERFORMANCE_COUNTERS_TYPES_DEFINED */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENGPA_CL_CODEPLAY_PERFORMANCE_COUNTERS_H */
