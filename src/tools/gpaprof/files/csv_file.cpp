@@ -57,7 +57,7 @@ void AppendOptionalUnsigned(std::string* out, const std::optional<uint64_t>& val
 void AppendCounter(std::string* out, const CounterValue& value) {
     switch (value.kind) {
         case CounterValue::Kind::Integer: AppendUnsigned(out, value.integer); return;
-        case CounterValue::Kind::Float: AppendFixed(out, value.number, 12, 2); return;
+        case CounterValue::Kind::Float: AppendFixed(out, value.number, value.decimals > 2 ? 15 : 12, value.decimals); return;
         case CounterValue::Kind::NotAvailable: break;
     }
     out->append("NA");
@@ -111,7 +111,7 @@ std::string FormatTimeMs(double milliseconds) { return FormatFixed(milliseconds,
 std::string FormatCounter(const CounterValue& value) {
     switch (value.kind) {
         case CounterValue::Kind::Integer: return std::to_string(value.integer);
-        case CounterValue::Kind::Float: return FormatFixed(value.number, 12, 2);
+        case CounterValue::Kind::Float: return FormatFixed(value.number, value.decimals > 2 ? 15 : 12, value.decimals);
         case CounterValue::Kind::NotAvailable: break;
     }
     return "NA";
@@ -389,7 +389,9 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
                 } else if (std::optional<uint64_t> integer = ParseUnsigned(value)) {
                     row.counters.push_back(CounterValue::Int(column, *integer));
                 } else if (std::optional<double> number = ParseDouble(value)) {
-                    row.counters.push_back(CounterValue::Real(column, *number));
+                    const size_t point = value.find('.');
+                    const int decimals = point == std::string_view::npos ? 0 : static_cast<int>(value.size() - point - 1);
+                    row.counters.push_back(CounterValue::Real(column, *number, decimals));
                 } else {
                     bad(column, value, "a number or NA");
                     row.counters.push_back(CounterValue::NA(column));

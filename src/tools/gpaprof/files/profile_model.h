@@ -70,13 +70,22 @@ struct WorkSize {
 
 struct CounterValue {
     enum class Kind { Integer, Float, NotAvailable };
+    // Floating counters are written "%12.2f" as the original profiler wrote them; time counters (usage
+    // milliseconds or nanoseconds) "%15.5f" like the Time column, so that a microsecond kernel reads as
+    // 0.00812, not 0.01 (docs/profiler_files.md). A file read back keeps the decimals it had.
+    static constexpr int kDecimals = 2;
+    static constexpr int kTimeDecimals = 5;
     std::string name;
     Kind kind = Kind::Float;
     uint64_t integer = 0;
     double number = 0.0;
+    int decimals = kDecimals;
 
     static CounterValue Int(std::string name, uint64_t value) { return {std::move(name), Kind::Integer, value, 0.0}; }
-    static CounterValue Real(std::string name, double value) { return {std::move(name), Kind::Float, 0, value}; }
+    static CounterValue Real(std::string name, double value, int decimals = kDecimals) {
+        return {std::move(name), Kind::Float, 0, value, decimals};
+    }
+    static CounterValue Time(std::string name, double value) { return Real(std::move(name), value, kTimeDecimals); }
     static CounterValue NA(std::string name) { return {std::move(name), Kind::NotAvailable, 0, 0.0}; }
     double AsDouble() const { return kind == Kind::Integer ? static_cast<double>(integer) : number; }
     bool operator==(const CounterValue&) const = default;

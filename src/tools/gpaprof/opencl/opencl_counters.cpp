@@ -91,6 +91,8 @@ std::vector<CounterValue> EvaluateCounters(const CounterSet& set, const std::vec
         const double value = set.catalog.Evaluate(set.enabled[i], hardware);
         if (counter.type == GPA_TYPE_UINT64 || counter.type == GPA_TYPE_UINT32) {
             values.push_back(CounterValue::Int(counter.name, static_cast<uint64_t>(value)));
+        } else if (counter.usage == GPA_USAGE_TYPE_MILLISECONDS || counter.usage == GPA_USAGE_TYPE_NANOSECONDS) {
+            values.push_back(CounterValue::Time(counter.name, value));
         } else {
             values.push_back(CounterValue::Real(counter.name, value));
         }
