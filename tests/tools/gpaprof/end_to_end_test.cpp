@@ -506,6 +506,28 @@ TEST_F(GpaprofEndToEnd, ChildProcessesGetTheirOwnFiles) {
     EXPECT_NE(again.err.find("same."), std::string::npos);
 }
 
+// A launcher that dispatches nothing itself (torchrun, mpirun) gets no files when other processes did the
+// work; gpaprof says so. Traced, its calls are recorded, and it gets its files.
+TEST_F(GpaprofEndToEnd, LauncherWithoutDispatchesGetsNoFiles) {
+    const Outcome run = Profile({"-p", "-o", "launched_%p"}, {App("spawns_child"), "--launcher"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+        if (entry.path().extension() == ".csv" || entry.path().extension() == ".atp") files.push_back(entry.path().filename().string());
+    }
+    ASSERT_EQ(files.size(), 1u) << run.err;
+    EXPECT_EQ(MethodName::Parse(ReadCsv(files[0]).rows.at(0).method)->kernel, "child_kernel");
+    EXPECT_NE(run.err.find("made no profiled API call: no files written for it"), std::string::npos) << run.err;
+
+    const Outcome traced = Profile({"-t", "-o", "traced_%p"}, {App("spawns_child"), "--launcher"});
+    ASSERT_EQ(traced.exitCode, 0) << traced.err;
+    size_t atps = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+        atps += entry.path().filename().string().rfind("traced_", 0) == 0 && entry.path().extension() == ".atp";
+    }
+    EXPECT_EQ(atps, 2u) << traced.err;
+}
+
 TEST_F(GpaprofEndToEnd, KernelFiltersAndLaunchWindow) {
     const Outcome filtered = Profile({"-p", "-O", "-k", "^(scale_in_place|count_items)$", "-o", "filtered"},
                                      {App("multi_kernel_threads"), "--threads", "1", "--iterations", "2"});

@@ -436,9 +436,17 @@ int Main(int argc, char** argv) {
     for (const Output& output : outputs) {
         AssemblyOptions perProcess = assembly;
         perProcess.displayName = options.sessionName.empty() ? BaseName(output.base) : options.sessionName;
+        // A process that recorded nothing gets files only when it is the only one.
+        perProcess.skipIfNothingRecorded = outputs.size() > 1;
         const ProcessFiles files = WriteProcessFiles(output.spool.path, output.base, perProcess, &resolver);
         for (const std::string& problem : files.problems) Warn(problem);
         if (!files.spoolRead) continue;
+        if (files.nothingRecorded && perProcess.skipIfNothingRecorded) {
+            const std::string& application = files.assembled.process.application;
+            Say("process " + output.spool.stem + (application.empty() ? "" : " (" + BaseName(application) + ")") +
+                " made no profiled API call: no files written for it");
+            continue;
+        }
         const AssembledProcess& assembled = files.assembled;
         const std::vector<std::string>& written = files.summaries;
         wroteAny = wroteAny || !written.empty();

@@ -45,6 +45,18 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     const AssembledProcess& process = assembled.process();
     times->assembleSeconds = Since(start);
 
+    size_t kernels = 0;
+    if (process.atp) {
+        for (size_t part = 0; part < process.atp->parts.size(); ++part) kernels += assembled.traceLines().KernelTimestampCount(part);
+    }
+    files.nothingRecorded = process.apiCalls == 0 && process.dispatches == 0 && kernels == 0 &&
+                            (!process.atp || process.atp->markerThreads.empty()) &&
+                            (!process.occupancy || process.occupancy->rows.empty());
+    if (files.nothingRecorded && options.skipIfNothingRecorded) {
+        files.assembled = std::move(assembled.process());
+        return files;
+    }
+
     start = Clock::now();
     const std::string directory = DirectoryOf(base);
     std::error_code code;

@@ -12,6 +12,7 @@ namespace gpaprof {
 
 struct ProcessFiles {
     bool spoolRead = false;
+    bool nothingRecorded = false;        // no API call, dispatch, kernel timestamp or marker
     AssembledProcess assembled;          // what was written: the .csv and .occupancy contents, the .atp's header,
                                          // stack traces and markers (its calls went from the spool to the file)
     std::vector<std::string> written;    // paths of the files written

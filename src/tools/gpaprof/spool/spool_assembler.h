@@ -33,6 +33,9 @@ struct AssemblyOptions {
     std::optional<uint64_t> maxKernelsToProfile;
     std::string defaultApi = "OpenCL";      // #API of a .csv without rows
     size_t threads = 0;                     // threads reading the spool (and writing the .atp); 0: as useful
+    // Write no files for a process that recorded no API call, dispatch, kernel or marker (a launcher such as
+    // torchrun, when other processes did the work).
+    bool skipIfNothingRecorded = false;
 };
 
 struct AssembledProcess {

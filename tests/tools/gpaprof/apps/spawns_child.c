@@ -1,6 +1,7 @@
 /* Runs a kernel, then starts itself again as a child process that runs another kernel, and waits for it:
- * gpaprof must follow the child and write its own files.
- *   spawns_child [--child] [--probe] */
+ * gpaprof must follow the child and write its own files. With --launcher the parent runs no kernel (it only
+ * counts the platforms), as launchers such as torchrun do.
+ *   spawns_child [--child | --launcher] [--probe] */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,7 +36,12 @@ int main(int argc, char** argv) {
         RunKernel("child_kernel");
         return 0;
     }
-    RunKernel("parent_kernel");
+    if (argc > 1 && strcmp(argv[1], "--launcher") == 0) {
+        cl_uint platforms = 0;
+        CHECK(clGetPlatformIDs(0, NULL, &platforms));
+    } else {
+        RunKernel("parent_kernel");
+    }
     fflush(stdout);
     pid_t child = fork();
     if (child == 0) {
