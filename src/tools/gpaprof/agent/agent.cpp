@@ -120,6 +120,21 @@ void AtExit() {
     if (agent->SpoolOpen()) agent->Write(spool::EventRecord{"exit", {}});
 }
 
+// Called by libgpaprof_exit.so (exit_hooks.c) when the process begins to end.
+void ExitHook() {
+    if (Agent* agent = Agent::Get()) agent->ProcessExiting();
+}
+
+// libgpaprof_exit.so is preloaded by gpaprof; where it is not there, atexit alone finalizes.
+void RegisterExitHook() {
+    using SetHook = void (*)(void (*)());
+    void* symbol = dlsym(RTLD_DEFAULT, "gpaprofExitSetHook");
+    if (!symbol) return;
+    SetHook setHook = nullptr;
+    std::memcpy(&setHook, &symbol, sizeof setHook);
+    setHook(&ExitHook);
+}
+
 void ChildAfterFork() {
     if (Agent* agent = Agent::Get()) agent->AfterForkInChild();
 }
@@ -210,7 +225,9 @@ bool Agent::Initialize() {
         backtrace(frames, 2);  // loads the unwinder now rather than inside the first traced call
     }
     InstallSignalHandlers();
+    pid_ = getpid();
     std::atexit(AtExit);
+    RegisterExitHook();
     pthread_atfork(nullptr, nullptr, ChildAfterFork);
     return true;
 }
@@ -421,29 +438,36 @@ void Agent::RecordCaller(Part part, uint64_t index, const char* apiName) {
 }
 
 void Agent::AddFinalizer(std::function<void()> finalizer) {
-    std::lock_guard<std::mutex> lock(finalizerMutex_);
+    std::lock_guard<std::recursive_mutex> lock(finalizerMutex_);
     finalizers_.push_back(std::move(finalizer));
 }
 
 void Agent::RunFinalizers() {
-    if (finalized_.exchange(true)) return;
-    std::vector<std::function<void()>> finalizers;
-    {
-        std::lock_guard<std::mutex> lock(finalizerMutex_);
-        finalizers.swap(finalizers_);
-    }
-    for (auto& finalizer : finalizers) {
+    std::unique_lock<std::recursive_mutex> lock(finalizerMutex_);
+    thread_local bool running = false;  // trivially destructible: usable during exit
+    if (running) return;  // a finalizer's work ended the process
+    running = true;
+    // By index: a finalizer may add another.
+    for (size_t i = 0; i < finalizers_.size(); ++i) {
         try {
-            finalizer();
+            finalizers_[i]();
         } catch (...) {
         }
     }
+    running = false;
+}
+
+void Agent::ProcessExiting() {
+    if (getpid() != pid_.load()) return;
+    RunFinalizers();
+    if (SpoolOpen()) Write(spool::EventRecord{"exit", {}});
 }
 
 void Agent::AfterForkInChild() {
     // Only this thread exists in the child: locks other threads held at fork() would never be released.
     new (&filterMutex_) std::mutex();
-    new (&finalizerMutex_) std::mutex();
+    new (&finalizerMutex_) std::recursive_mutex();
+    pid_ = getpid();
     new (&progressMutex_) std::mutex();
     new (&skippedMutex_) std::mutex();
     g_forkGeneration.fetch_add(1);

@@ -88,9 +88,16 @@ public:
     void RecordCaller(Part part, uint64_t index, const char* apiName);
     void AddSkippedModule(const void* addressInModule);
 
-    // Work to do when the process exits normally (e.g. collect device times of unfinished commands).
+    // Work to do when the process ends normally (e.g. collect device times of unfinished commands, write the
+    // counters of a batch of dispatches). Finalizers run at each exit point: first from gpaprof's exit hooks
+    // (libgpaprof_exit.so, preloaded: after main returns, in exit(), _exit(), _Exit() and quick_exit(), before
+    // any thread_local or static object is destroyed), again from atexit; each run writes what came since the
+    // last, so a finalizer must be cheap when nothing is pending.
     void AddFinalizer(std::function<void()> finalizer);
-    void RunFinalizers();  // once; from the atexit hook
+    void RunFinalizers();
+    // From the exit hooks: runs the finalizers and records the exit (a vfork child, which shares this
+    // process's memory, does nothing).
+    void ProcessExiting();
 
     // After fork(): the child gets its own spool and forgets the parent's unfinished work.
     void AfterForkInChild();
@@ -111,9 +118,9 @@ private:
     std::optional<std::regex> kernelRegex_;
     std::mutex filterMutex_;
     std::unordered_map<std::string, bool> filterCache_;
-    std::mutex finalizerMutex_;
+    std::recursive_mutex finalizerMutex_;  // a finalizer may end the process (exit in a finalizer's CUDA call)
     std::vector<std::function<void()>> finalizers_;
-    std::atomic<bool> finalized_{false};
+    std::atomic<int> pid_{0};  // of this process: a vfork child has another but this memory
     std::mutex progressMutex_;
     uint64_t lastProgressNs_ = 0;
     std::vector<uintptr_t> skippedModules_;  // load bases (dladdr's dli_fbase) of modules --sym skips

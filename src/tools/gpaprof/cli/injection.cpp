@@ -91,6 +91,32 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
                              std::vector<std::string>* warnings) {
     (*environment)[kConfigEnv] = configPath;
     (*environment)[kAgentLibEnv] = agentLibrary;
+    // Preloaded libraries come before the application's own; a sanitizer runtime must come first.
+    std::vector<std::string> preloads;
+    const std::string exitHooks = Directory(agentLibrary) + "/libgpaprof_exit.so";
+    if (Readable(exitHooks)) {
+        preloads.push_back(exitHooks);
+    } else {
+        warnings->push_back(exitHooks + " is missing: what is pending when a process ends is written at atexit, "
+                            "after thread_local objects are destroyed (dispatches may be lost)");
+    }
+    for (const InjectionPart& part : parts) {
+        if (part.available && part.api == "opencl" && !part.preload.empty()) preloads.push_back(part.preload);
+    }
+    if (!preloads.empty()) {
+        const std::string sanitizer = SanitizerRuntime();
+        std::string joined = sanitizer;
+        for (const std::string& preload : preloads) joined += (joined.empty() ? "" : ":") + preload;
+        std::string& existing = (*environment)["LD_PRELOAD"];
+        existing = existing.empty() ? joined : joined + ":" + existing;
+        if (!sanitizer.empty()) {
+            // The preload reaches every process the application starts, tools that are not ours among them
+            // (PoCL runs the linker for each kernel), and those leak at exit by design: a leak report would
+            // fail them. Memory errors are still caught.
+            std::string& options = (*environment)["ASAN_OPTIONS"];
+            options += (options.empty() ? "" : ":") + std::string("detect_leaks=0");
+        }
+    }
     for (const InjectionPart& part : parts) {
         if (!part.available) continue;
         if (part.api == "opencl") {
@@ -98,20 +124,6 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
             if (!part.library.empty()) {
                 std::string& layers = (*environment)["OPENCL_LAYERS"];
                 layers = layers.empty() ? part.library : layers + ":" + part.library;
-            }
-            if (!part.preload.empty()) {
-                // Preloaded libraries come before the application's own; a sanitizer runtime must come first.
-                const std::string sanitizer = SanitizerRuntime();
-                const std::string preloads = sanitizer.empty() ? part.preload : sanitizer + ":" + part.preload;
-                std::string& existing = (*environment)["LD_PRELOAD"];
-                existing = existing.empty() ? preloads : preloads + ":" + existing;
-                if (!sanitizer.empty()) {
-                    // The preload reaches every process the application starts, tools that are not ours
-                    // among them (PoCL runs the linker for each kernel), and those leak at exit by design:
-                    // a leak report would fail them. Memory errors are still caught.
-                    std::string& options = (*environment)["ASAN_OPTIONS"];
-                    options += (options.empty() ? "" : ":") + std::string("detect_leaks=0");
-                }
             }
         } else if (part.api == "cuda") {
             std::string& injection = (*environment)["CUDA_INJECTION64_PATH"];
