@@ -940,6 +940,8 @@ void CounterCollector::WriteRow(DispatchRow row, const ChipSet* chip, const std:
         const double value = chip->catalog.Evaluate(*index, hardware);
         if ((counter.type == GPA_TYPE_UINT64 || counter.type == GPA_TYPE_UINT32) && value >= 0) {
             row.counters.push_back(CounterValue::Int(columns[c], static_cast<uint64_t>(std::llround(value))));
+        } else if (counter.usage == GPA_USAGE_TYPE_MILLISECONDS || counter.usage == GPA_USAGE_TYPE_NANOSECONDS) {
+            row.counters.push_back(CounterValue::Time(columns[c], value));
         } else {
             row.counters.push_back(CounterValue::Real(columns[c], value));
         }

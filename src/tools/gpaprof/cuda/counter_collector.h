@@ -76,6 +76,12 @@ public:
     void FlushDeferred();
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
+    // The process is ending (call FlushAll after): from now on each dispatch is collected and written inside
+    // its launch call, since nothing may come later to write a batch.
+    void EnterExitMode() {
+        batch_ = 1;
+        immediate_ = true;
+    }
 
     // Whether dispatches may be replayed by gpaprof (other threads' writes then wait at the replayer's gate).
     bool ReplaysDispatches() const { return replayer_ != nullptr; }

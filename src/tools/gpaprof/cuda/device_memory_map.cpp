@@ -65,6 +65,13 @@ void DeviceMemoryMap::CaptureEnded() {
     if (captures_ > 0) --captures_;
 }
 
+void DeviceMemoryMap::ContextDestroyed(CUcontext context) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::erase_if(allocations_, [&](const auto& entry) { return entry.second.context == context; });
+    std::erase_if(cubins_, [&](const auto& entry) { return entry.second.context == context; });
+    contexts_.erase(context);
+}
+
 void DeviceMemoryMap::CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cubin cubin;

@@ -59,6 +59,9 @@ public:
     void PeerAccessDisabled(CUcontext context);
     void CaptureBegan();
     void CaptureEnded();
+    // The context is being destroyed (cuCtxDestroy, cudaDeviceReset): its allocations, cubins and facts go
+    // with it. A context made later may get the same handle; nothing of this one may be saved for it.
+    void ContextDestroyed(CUcontext context);
 
     // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections, and unloaded.
     void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections);

@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -35,17 +37,20 @@
 #include <shared_mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <unistd.h>
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/device_identity.h"
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/agent/late_thread_local.h"
 #include "tools/gpaprof/cuda/arg_format.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/counter_collector.h"
@@ -111,7 +116,10 @@ struct OpenCall {
     std::shared_lock<std::shared_mutex> gate;
 };
 
-thread_local std::vector<OpenCall> t_calls;
+// The calls in progress on this thread: used by callbacks during thread and process teardown, hence not a
+// thread_local (late_thread_local.h says why).
+agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
+std::vector<OpenCall>& OpenCalls() { return g_openCalls.Get(); }
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
 thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
@@ -144,7 +152,7 @@ bool FreesReplayedMemory(uint32_t cbid) {
 }
 
 bool ThreadHoldsGate() {
-    for (const OpenCall& call : t_calls) {
+    for (const OpenCall& call : OpenCalls()) {
         if (call.gate.owns_lock()) return true;
     }
     return false;
@@ -193,6 +201,11 @@ public:
         std::lock_guard<std::mutex> lock(enqueueMutex_);
         replayLaunches_.insert(correlationId);
     }
+    // At every point the process may end from: the exit hooks gpaprof preloads (return from main, exit(),
+    // _exit(), quick_exit(): before any thread_local or static object is destroyed), and atexit. The first
+    // call writes everything pending and switches to exit mode: each later dispatch is written as it is
+    // launched (static destructors still launch kernels), and other threads' launches wait (a thread still
+    // launching must not profile while the process tears CUPTI down). Later calls write what came since.
     void Finish();
     void FlushActivity();
     // From a crash handler: what CUPTI still holds (activity, undecoded counter ranges), best effort.
@@ -222,6 +235,8 @@ private:
                          uint64_t kernelHandle);
     void ForgetEnqueue(const OpenCall& call);
     std::shared_ptr<PendingEnqueue> TakeEnqueue(uint32_t correlationId);
+    // Commands of the application whose activity record has not come yet.
+    size_t PendingEnqueues();
 
     void RecordDevices();
     DeviceInfo* DeviceOf(CUcontext context);
@@ -242,6 +257,7 @@ private:
     // GPAPROF_CUDA_DIAG (for the trace-overhead benchmark): "empty-callbacks" subscribes and enables activity
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
+    bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
     std::unique_ptr<CounterCollector> collector_;
     std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
     std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
@@ -274,7 +290,13 @@ private:
         return api_->cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
     }
     std::atomic<bool> zeroTimesNoted_{false};
-    std::atomic<bool> finished_{false};
+    // Exit mode (Finish): the thread that began it, and what other threads' launches wait on.
+    std::atomic<bool> exiting_{false};
+    std::atomic<uint64_t> exitingThread_{0};
+    std::mutex exitMutex_;
+    std::condition_variable exitWait_;
+    void HoldWhileExiting();
+    std::atomic<uint64_t> unflushedEnqueues_{0};  // device work enqueued since CUPTI's activity was last flushed
 };
 
 CudaPart* CudaPart::instance_ = nullptr;
@@ -321,6 +343,7 @@ uint64_t CpuTimestamp() { return Agent::Now(); }
 struct sigaction g_previous[NSIG];
 volatile sig_atomic_t g_crashSignal = 0;
 std::atomic<bool> g_flushing{false};
+bool g_crashBacktrace = false;
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGQUIT};
 
 void AlarmHandler(int) {
@@ -338,6 +361,14 @@ void AlarmHandler(int) {
 }
 
 void CrashHandler(int signal, siginfo_t* info, void* context) {
+    if (g_crashBacktrace) {
+        // GPAPROF_CRASH_BACKTRACE=1: where the process was, for reports of crashes under gpaprof.
+        void* frames[64];
+        const int count = backtrace(frames, 64);
+        static const char kHeader[] = "gpaprof: backtrace of the crash:\n";
+        if (write(STDERR_FILENO, kHeader, sizeof kHeader - 1) < 0) {}
+        backtrace_symbols_fd(frames, count, STDERR_FILENO);
+    }
     if (!g_flushing.exchange(true)) {
         g_crashSignal = signal;
         struct sigaction alarmAction;
@@ -363,6 +394,11 @@ void CrashHandler(int signal, siginfo_t* info, void* context) {
 }
 
 void InstallCrashHandlers() {
+    if (const char* text = std::getenv("GPAPROF_CRASH_BACKTRACE"); text && *text && *text != '0') {
+        g_crashBacktrace = true;
+        void* frames[2];
+        backtrace(frames, 2);  // loads the unwinder now, not inside a signal handler
+    }
     struct sigaction action;
     std::memset(&action, 0, sizeof action);
     action.sa_sigaction = CrashHandler;
@@ -399,6 +435,7 @@ bool CudaPart::Initialize(std::string* problem) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
+    if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
     ReplayMethod method = ReplayMethod::Own;
     if (counters_) {
         if (const char* text = std::getenv("GPAPROF_CUDA_REPLAY"); text && *text) {
@@ -479,6 +516,11 @@ bool CudaPart::Initialize(std::string* problem) {
         }
     }
     agent_->AddFinalizer([this] { Finish(); });
+    // Without gpaprof's exit hooks (a program that does not let itself be preloaded), atexit is the last
+    // chance: registered now, after CUPTI was loaded, it runs before CUPTI's own static objects are destroyed.
+    std::atexit([] {
+        if (CudaPart* part = CudaPart::Get()) part->Finish();
+    });
     InstallCrashHandlers();
     return true;
 }
@@ -509,7 +551,8 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
 }
 
 OpenCall* CudaPart::InnermostTraced() {
-    for (auto it = t_calls.rbegin(); it != t_calls.rend(); ++it) {
+    std::vector<OpenCall>& calls = OpenCalls();
+    for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
         if (it->traced) return &*it;
     }
     return nullptr;
@@ -550,10 +593,16 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     call.correlationId = data->correlationId;
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
     // the outer call: not traced, but its device work and its kernel belong to the outer call.
-    call.traced = t_calls.empty();
+    std::vector<OpenCall>& calls = OpenCalls();
+    call.traced = calls.empty();
     // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
     // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
     if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) call.traced = false;
+    if (exiting_.load(std::memory_order_relaxed) && call.traced &&
+        (call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::GraphLaunch) &&
+        Agent::ThreadId() != exitingThread_.load(std::memory_order_relaxed)) {
+        HoldWhileExiting();
+    }
     const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
                           call.apiClass == CudaApiClass::Memset;
     if (call.traced) {
@@ -561,8 +610,8 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         call.index = slot.index;
         call.record = slot.record && slot.index && trace_ && info;
     }
-    t_calls.push_back(std::move(call));
-    OpenCall& open = t_calls.back();
+    calls.push_back(std::move(call));
+    OpenCall& open = calls.back();
     const bool driverLaunch = domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch;
     if (trace_ && enqueues && !driverLaunch) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
@@ -584,8 +633,11 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         auto lock = collector_->Lock();
         collector_->FlushDeferred();
     }
-    // After the collector's lock, never before: a replay holds that lock while it waits for the gate.
-    if (replayer_ && domain == CudaDomain::Driver && !driverLaunch && WritesDeviceMemory(cbid, open.apiClass)) {
+    // After the collector's lock, never before: a replay holds that lock while it waits for the gate. A free
+    // holds it too: the memory map forgets the allocation when the free returns, and until then a snapshot
+    // must not read memory that is going away.
+    if (replayer_ && domain == CudaDomain::Driver && !driverLaunch &&
+        (WritesDeviceMemory(cbid, open.apiClass) || FreesReplayedMemory(cbid))) {
         open.gate = replayer_->ShareGate();
     }
     if (open.traced) open.start = Agent::Now();
@@ -594,11 +646,12 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
 void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     const uint64_t end = Agent::Now();
     // The matching entry is the innermost open call of this function.
-    auto it = t_calls.rbegin();
-    while (it != t_calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
-    if (it == t_calls.rend()) return;  // entered before gpaprof subscribed
+    std::vector<OpenCall>& calls = OpenCalls();
+    auto it = calls.rbegin();
+    while (it != calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
+    if (it == calls.rend()) return;  // entered before gpaprof subscribed
     OpenCall call = std::move(*it);
-    t_calls.erase(std::next(it).base(), t_calls.end());
+    calls.erase(std::next(it).base(), calls.end());
 
     int returnCode = 0;  // cudaError_t or CUresult; the few runtime functions that return something else are
                          // named below and have no device work
@@ -634,6 +687,11 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     record.call.start = call.start;
     record.call.end = end;
     agent_->Write(record);
+    // While the process ends, device times are handed over after every call: nothing flushes them later.
+    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) > 0) {
+        Internal internal;
+        FlushActivity();
+    }
     if (symbols_) {
         Internal internal;
         // symbolName is valid only in launch callbacks: the kernel, whose host stub is not the caller either.
@@ -774,6 +832,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (stream) pending->info.streamHandle = *stream;
     if (context) pending->info.contextHandle = reinterpret_cast<uintptr_t>(context);
     if (kernelHandle) pending->info.kernelHandle = kernelHandle;
+    unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
     if (enqueues_.emplace(correlationId, pending).second) {
         pending->ids.push_back(correlationId);
         owner->correlations.push_back(correlationId);
@@ -784,6 +843,13 @@ void CudaPart::ForgetEnqueue(const OpenCall& call) {
     if (call.correlations.empty()) return;
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     for (uint32_t id : call.correlations) enqueues_.erase(id);
+}
+
+size_t CudaPart::PendingEnqueues() {
+    std::lock_guard<std::mutex> lock(enqueueMutex_);
+    std::unordered_set<const PendingEnqueue*> commands;
+    for (const auto& [id, pending] : enqueues_) commands.insert(pending.get());
+    return commands.size();
 }
 
 std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId) {
@@ -957,6 +1023,8 @@ void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data)
         if (collector_) {
             auto lock = collector_->Lock();
             collector_->ForgetContext(data->context);
+            if (replayer_) replayer_->ContextDestroyed(data->context);
+            if (memory_) memory_->ContextDestroyed(data->context);
         }
         if (trace_) FlushActivity();
     }
@@ -981,7 +1049,18 @@ void CudaPart::FlushForCrash() {
 }
 
 void CudaPart::FlushActivity() {
-    if (trace_) api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (!trace_) return;
+    unflushedEnqueues_ = 0;
+    api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void CudaPart::HoldWhileExiting() {
+    // The process ends while this thread waits. A thread the exiting one waits for (a join in a static
+    // destructor) goes on after a while, its dispatches profiled and written one at a time.
+    std::unique_lock<std::mutex> lock(exitMutex_);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (exitWait_.wait_until(lock, deadline) != std::cv_status::timeout) {
+    }
 }
 
 void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
@@ -1044,10 +1123,23 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         // Under kernel replay a launch may be reported once per pass: one launch, one kernel line. The
         // launches of gpaprof's own replay are not the application's.
         std::lock_guard<std::mutex> lock(enqueueMutex_);
+        const char* dropped = nullptr;
         // The id stays: a launch may be reported more than once.
-        if (replayLaunches_.count(kernel.correlationId)) return;
-        if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) return;
-        if (!replayedKernels_.insert(kernel.correlationId).second) return;
+        if (replayLaunches_.count(kernel.correlationId)) {
+            dropped = "a launch of gpaprof's replay";
+        } else if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
+            dropped = "no application launch of that id, and it ran while gpaprof replayed";
+        } else if (!replayedKernels_.insert(kernel.correlationId).second) {
+            dropped = "a second record of a launch (kernel replay)";
+        }
+        if (dropped) {
+            if (debugRecords_) {
+                std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, start %llu) left out: %s\n",
+                             kernel.name.c_str(), kernel.correlationId, static_cast<unsigned long long>(kernel.start),
+                             dropped);
+            }
+            return;
+        }
     }
     if (counters_ && kernel.start == 0 && kernel.end == 0 && !zeroTimesNoted_.exchange(true)) {
         agent_->Note("with -p, CUPTI's activity records of kernels profiled by its range profiler carry no kernel "
@@ -1092,12 +1184,14 @@ void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<sp
 }
 
 void CudaPart::Finish() {
-    if (finished_.exchange(true)) return;
     Internal internal;
+    const bool first = !exiting_.exchange(true);
+    if (first) exitingThread_ = Agent::ThreadId();
     if (collector_) {
         auto lock = collector_->Lock();
+        if (first) collector_->EnterExitMode();
         collector_->FlushAll();
-        if (std::getenv("GPAPROF_CUDA_STATS")) {
+        if (first && std::getenv("GPAPROF_CUDA_STATS")) {
             const CounterCollector::Statistics s = collector_->statistics();
             std::fprintf(stderr,
                          "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
@@ -1122,8 +1216,26 @@ void CudaPart::Finish() {
             }
         }
     }
-    if (trace_) {
-        FlushActivity();
+    // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
+    // tearing down.
+    if (trace_ && (first || unflushedEnqueues_.load() > 0)) FlushActivity();
+    if (first && trace_) {
+        // Work the application did not wait for may still run: its records come once it completes. Waiting
+        // for it, not for the contexts (a kernel that never ends must not keep the process alive).
+        // Up to 2 s, and no longer than 200 ms without a record coming (some commands are never reported).
+        size_t pending = PendingEnqueues();
+        for (int waited = 0, still = 0; pending > 0 && waited < 2000 && still < 200; ++waited) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            FlushActivity();
+            const size_t now = PendingEnqueues();
+            still = now < pending ? 0 : still + 1;
+            pending = now;
+        }
+        if (pending > 0) {
+            agent_->Note(std::to_string(pending) + " CUDA command(s) of the application had no activity record from CUPTI "
+                         "when the process began to end (still running, or not reported): they have no device times "
+                         "in the .atp");
+        }
         size_t dropped = 0;
         if (api_->cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0) {
             agent_->Note(std::to_string(dropped) + " CUDA activity records were dropped by CUPTI; the kernel timestamps "

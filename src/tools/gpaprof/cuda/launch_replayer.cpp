@@ -296,22 +296,25 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
     snapshot->regions = plan.regions;
     snapshot->bytes = plan.bytes;
     // The smallest free buffer that holds it, else a new one while the pool stays within its share.
+    snapshot->context = launch.context;
     size_t best = freeSnapshots_.size();
     for (size_t i = 0; i < freeSnapshots_.size(); ++i) {
-        if (freeSnapshots_[i].second >= plan.bytes && (best == freeSnapshots_.size() || freeSnapshots_[i].second < freeSnapshots_[best].second)) {
+        const PooledBuffer& buffer = freeSnapshots_[i];
+        if (buffer.context == launch.context && buffer.size >= plan.bytes &&
+            (best == freeSnapshots_.size() || buffer.size < freeSnapshots_[best].size)) {
             best = i;
         }
     }
     if (best < freeSnapshots_.size()) {
-        snapshot->copy = freeSnapshots_[best].first;
-        snapshot->capacity = freeSnapshots_[best].second;
+        snapshot->copy = freeSnapshots_[best].pointer;
+        snapshot->capacity = freeSnapshots_[best].size;
         freeSnapshots_.erase(freeSnapshots_.begin() + static_cast<std::ptrdiff_t>(best));
     } else if (plan.bytes > 0) {
         if (snapshotHeld_ + plan.bytes > snapshotLimit_) {
             // Buffers too small for this dispatch are of no more use.
-            for (const auto& [pointer, size] : freeSnapshots_) {
-                api_->cuMemFree_v2(pointer);
-                snapshotHeld_ -= size;
+            for (const PooledBuffer& buffer : freeSnapshots_) {
+                api_->cuMemFree_v2(buffer.pointer);
+                snapshotHeld_ -= buffer.size;
             }
             freeSnapshots_.clear();
         }
@@ -350,8 +353,23 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
 }
 
 void LaunchReplayer::ReleaseSnapshot(Snapshot* snapshot) {
-    if (snapshot->copy) freeSnapshots_.emplace_back(snapshot->copy, snapshot->capacity);
+    if (snapshot->copy) freeSnapshots_.push_back(PooledBuffer{snapshot->context, snapshot->copy, snapshot->capacity});
     *snapshot = Snapshot{};
+}
+
+void LaunchReplayer::ContextDestroyed(CUcontext context) {
+    // The driver frees the memory with the context.
+    std::erase_if(freeSnapshots_, [&](const PooledBuffer& buffer) {
+        if (buffer.context != context) return false;
+        snapshotHeld_ -= buffer.size;
+        return true;
+    });
+    if (auto found = shadows_.find(context); found != shadows_.end()) {
+        for (const Shadow& shadow : found->second) statistics_.shadowBytes -= shadow.region.size;
+        shadows_.erase(found);
+    }
+    replayStreams_.erase(context);
+    modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
 bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {

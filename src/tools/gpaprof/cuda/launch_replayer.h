@@ -54,6 +54,7 @@ struct LaunchCopy {
 
 // What a dispatch could write, as it was before its launch, packed into one device buffer.
 struct Snapshot {
+    CUcontext context = nullptr;  // where the buffer was allocated
     std::vector<MemoryRegion> regions;
     CUdeviceptr copy = 0;
     uint64_t bytes = 0;   // of the regions
@@ -108,6 +109,10 @@ public:
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
 
+    // The context is being destroyed: its stream, shadows and snapshot buffers go with it (a context made
+    // later may get the same handle).
+    void ContextDestroyed(CUcontext context);
+
     // Called when gpaprof starts running kernels of its own (true) and when it is done (false): while it does,
     // no kernel of the application runs (-t tells its kernels apart by that, too).
     void SetReplayObserver(std::function<void(bool replaying)> observer) { observer_ = std::move(observer); }
@@ -147,7 +152,12 @@ private:
     // Deferred: snapshot buffers not in use, the bytes held by all of them, the share of device memory they may
     // take (GPAPROF_CUDA_REPLAY_MEMORY_MB, else a quarter of what was free when the first was made), and
     // gpaprof's stream per context for the passes at the end of a batch.
-    std::vector<std::pair<CUdeviceptr, uint64_t>> freeSnapshots_;
+    struct PooledBuffer {
+        CUcontext context = nullptr;
+        CUdeviceptr pointer = 0;
+        uint64_t size = 0;
+    };
+    std::vector<PooledBuffer> freeSnapshots_;
     uint64_t snapshotHeld_ = 0;
     uint64_t snapshotLimit_ = 0;
     std::map<CUcontext, CUstream> replayStreams_;
