@@ -15,6 +15,10 @@ find_package(Threads REQUIRED)
 find_package(OpenCL 1.2 QUIET)
 set(OPENGPA_HAVE_OPENCL ${OpenCL_FOUND})
 
+# Vulkan: headers and loader (Debian: libvulkan-dev); lavapipe (mesa-vulkan-drivers) runs the tests on the CPU.
+find_package(Vulkan QUIET)
+set(OPENGPA_HAVE_VULKAN ${Vulkan_FOUND})
+
 # CUDA toolkit with CUPTI (headers and libcupti; the GPU itself is only needed at run time).
 find_package(CUDAToolkit QUIET)
 set(OPENGPA_HAVE_CUPTI OFF)

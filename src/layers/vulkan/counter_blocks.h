@@ -1,0 +1,59 @@
+// What a cumulative sample can count on a Vulkan driver, in the extension's vocabulary of blocks and events.
+//
+// Each Vulkan pipeline statistic is presented as an event of the block that counts it on the GCN hardware
+// the extension was written for (IA reads vertices and primitives, VGT launches the geometry stages, PA
+// clips, SPI launches pixel and compute threads, DB tests depth and counts the samples that pass); the
+// occlusion query's samples-passed count is DB's event. Event ids are OpenGPA's own numbering (the
+// extension says event ids are hardware-defined). docs/vulkan_layer.md has the table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "vulkan/vk_amd_gpa_interface.h"
+
+namespace ogpa::vklayer {
+
+enum class EventSource {
+    kPipelineStatistic,  // a bit of a VK_QUERY_TYPE_PIPELINE_STATISTICS query
+    kOcclusion,          // the samples-passed count of a VK_QUERY_TYPE_OCCLUSION query
+};
+
+struct EventDefinition {
+    VkGpaPerfBlockAMD block;
+    uint32_t eventId;
+    const char* name;  // OpenGPA's name for the event, e.g. "IA.vertices"
+    EventSource source;
+    VkQueryPipelineStatisticFlagBits statistic;  // kPipelineStatistic only
+    bool needsGraphicsQueue;                     // counted only by graphics work (a compute queue has only CS)
+};
+
+// Every event the layer can count, in block order then event order.
+std::span<const EventDefinition> AllEvents();
+
+// What the device lets the layer count.
+struct CounterSupport {
+    bool pipelineStatistics = false;  // VkPhysicalDeviceFeatures::pipelineStatisticsQuery
+    bool preciseOcclusion = false;    // VkPhysicalDeviceFeatures::occlusionQueryPrecise
+};
+
+// The blocks a device offers, as VkPhysicalDeviceGpaPropertiesAMD lists them: exactly the blocks with at
+// least one event the device can count; one instance each; every event of a block can be counted at once.
+std::vector<VkGpaPerfBlockPropertiesAMD> OfferedBlocks(const CounterSupport& support);
+
+// The definition of (block, event) when the device offers it.
+std::optional<EventDefinition> FindEvent(const CounterSupport& support, VkGpaPerfBlockAMD block, uint32_t eventId);
+
+// The pipeline statistics a query pool of a command buffer collects: all of them on a queue with graphics,
+// compute invocations alone on a compute-only queue.
+VkQueryPipelineStatisticFlags StatisticsForQueue(bool graphicsQueue);
+
+// Where `statistic` is among the results of a pipeline statistics query collecting `mask` (results come in
+// bit order).
+uint32_t StatisticResultIndex(VkQueryPipelineStatisticFlags mask, VkQueryPipelineStatisticFlagBits statistic);
+
+const char* BlockName(VkGpaPerfBlockAMD block);
+
+}  // namespace ogpa::vklayer

@@ -1,0 +1,88 @@
+// One VkGpaSessionAMD: its state (ready -> begun -> ended -> reset -> ready), its samples and their queries.
+//
+// A timing sample is two timestamp queries (vkCmdWriteTimestamp at timingPreSample / timingPostSample);
+// its results are the two raw timestamps. A cumulative sample is one pipeline statistics query and/or one
+// occlusion query spanning the sample; its results are one 64-bit value per requested counter, in the
+// order of pPerfCounters. A session created with secondaryCopySource holds no queries of its own: it
+// receives the source's results through vkCmdCopyGpaSessionResultsAMD (see result_buffer.h).
+//
+// Every method runs under the layer's lock and says in *problem why it refused.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layers/vulkan/layer_state.h"
+#include "layers/vulkan/query_arena.h"
+#include "layers/vulkan/result_buffer.h"
+
+namespace ogpa::vklayer {
+
+class GpaSession {
+public:
+    GpaSession(DeviceData& device, uint64_t handle);
+    ~GpaSession();
+    GpaSession(const GpaSession&) = delete;
+    GpaSession& operator=(const GpaSession&) = delete;
+
+    DeviceData& device() const { return device_; }
+    uint64_t handle() const { return handle_; }
+    std::string Name() const;
+
+    // Makes this session a copy target of `source` (its samples, and a buffer for their results).
+    VkResult MakeCopyTarget(const GpaSession& source, std::string* problem);
+
+    VkResult Begin(std::string* problem);
+    VkResult End(std::string* problem);
+    VkResult BeginSample(VkCommandBuffer commandBuffer, CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
+                         uint32_t* sampleId, std::string* problem);
+    VkResult EndSample(VkCommandBuffer commandBuffer, CommandBufferInfo& buffer, uint32_t sampleId, std::string* problem);
+    // Records the copy of the source's results into this (copy target) session.
+    VkResult RecordCopy(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, std::string* problem);
+
+    VkResult Status(std::string* problem) const;
+    VkResult Results(uint32_t sampleId, size_t* sizeInBytes, void* data, std::string* problem) const;
+    VkResult Reset(std::string* problem);
+
+private:
+    enum class State { kReady, kBegun, kEnded };
+
+    struct CounterSlot {
+        EventSource source = EventSource::kOcclusion;
+        uint32_t resultIndex = 0;  // within the pipeline statistics query's results
+    };
+    struct Sample {
+        VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
+        VkCommandBuffer commandBuffer = VK_NULL_HANDLE;  // where it began
+        bool insideRenderPass = false;
+        uint64_t renderPassInstance = 0;
+        uint32_t subpass = 0;
+        bool ended = false;
+        VkPipelineStageFlagBits postStage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+        QueryRef begin, end;                                 // timing
+        std::optional<QueryRef> statistics, occlusion;       // cumulative
+        std::vector<CounterSlot> counters;                   // cumulative, in pPerfCounters order
+    };
+
+    VkResult BeginTiming(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
+                         Sample* sample, std::string* problem);
+    VkResult BeginCumulative(VkCommandBuffer commandBuffer, CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
+                             Sample* sample, std::string* problem);
+    VkResult ReadQuery(QueryRef ref, uint64_t* values) const;
+    VkResult ResultsReady(std::string* problem) const;
+
+    DeviceData& device_;
+    const uint64_t handle_;
+    State state_ = State::kReady;
+    QueryArena queries_;
+    std::vector<Sample> samples_;  // sample id = index
+    // Copy targets only.
+    uint64_t copySource_ = 0;
+    std::unique_ptr<ResultBuffer> copyResults_;
+    bool copyRecorded_ = false;
+};
+
+}  // namespace ogpa::vklayer
