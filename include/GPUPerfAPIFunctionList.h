@@ -74,6 +74,8 @@ GPA_FUNCTION(GPA_Status, GPA_GetDeviceDesc, (const char** ppDesc), (ppDesc))
 OGPA_EXTENSION_FUNCTION(const char*, OGPA_GetLastErrorMessage, (void), ())
 /* How many finished sessions each context keeps (the result ring); at least 4. Takes effect for contexts opened afterwards. */
 OGPA_EXTENSION_FUNCTION(GPA_Status, OGPA_SetSessionBufferSize, (gpa_uint32 sessionCount), (sessionCount))
+/* The command list (Vulkan: the VkCommandBuffer, cast to void*) that the next GPA_BeginSample/GPA_EndSample record into, and in which GPA_EndPass ends the pass (later GPA versions name it in GPA_BeginCommandList). Libraries of APIs without command lists (OpenCL, CUDA) answer GPA_STATUS_ERROR_FAILED. */
+OGPA_EXTENSION_FUNCTION(GPA_Status, OGPA_SetCommandList, (void* pCommandList), (pCommandList))
 
 #ifdef OGPA_UNDEFINE_EXTENSION_FUNCTION_AFTER_LIST
 #undef OGPA_EXTENSION_FUNCTION

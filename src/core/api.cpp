@@ -220,6 +220,9 @@ GPALIB_DECL const char* OGPA_GetLastErrorMessage(void) { return tLastError.c_str
 GPALIB_DECL GPA_Status OGPA_SetSessionBufferSize(gpa_uint32 sessionCount) {
     return Report("OGPA_SetSessionBufferSize", Rt().SetSessionBufferSize(sessionCount), sessionCount);
 }
+GPALIB_DECL GPA_Status OGPA_SetCommandList(void* pCommandList) {
+    return Report("OGPA_SetCommandList", Rt().SetCommandList(pCommandList), pCommandList);
+}
 
 // Every entry of the function list has a definition of exactly the listed type.
 #define GPA_FUNCTION(ReturnType, Name, ParameterList, ArgumentList) \

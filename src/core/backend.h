@@ -57,6 +57,13 @@ public:
     virtual const std::vector<DerivedCounterDefinition>& DerivedCounters() const = 0;
     virtual PassPlanner& Planner() = 0;
     virtual Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) = 0;
+    // OGPA_SetCommandList: the command list (Vulkan: a VkCommandBuffer) that the next samples record into.
+    // APIs whose samples go to the queue or context given to GPA_OpenContext keep this refusal.
+    virtual Outcome SetCommandList(void* /*commandList*/) {
+        return Fail(GPA_STATUS_ERROR_FAILED,
+                    "this GPA library's API has no command lists: samples record into the queue or context given to "
+                    "GPA_OpenContext; OGPA_SetCommandList is for command-buffer APIs (libGPUPerfAPIVK.so)");
+    }
 };
 
 class Backend {

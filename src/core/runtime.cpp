@@ -542,6 +542,13 @@ Outcome Runtime::GetDeviceDesc(const char** description) {
     return Outcome::Ok();
 }
 
+Outcome Runtime::SetCommandList(void* commandList) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Outcome o = RequireContext(); !o.ok()) return o;
+    if (commandList == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pCommandList"));
+    return current_->backend().SetCommandList(commandList);
+}
+
 Outcome Runtime::SetSessionBufferSize(gpa_uint32 sessions) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (sessions < SessionRing::kMinimumCapacity) {

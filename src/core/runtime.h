@@ -65,6 +65,7 @@ public:
     Outcome GetDeviceDesc(const char** description);
 
     Outcome SetSessionBufferSize(gpa_uint32 sessions);
+    Outcome SetCommandList(void* commandList);
 
 private:
     Runtime();

@@ -124,6 +124,8 @@ static void ExerciseTheRest(void* context) {
     CHECK(strcmp(text, "Scripted Test Device") == 0);
     CHECK(p_OGPA_SetSessionBufferSize(2) == GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
     CHECK_OK(p_OGPA_SetSessionBufferSize(4));
+    CHECK(p_OGPA_SetCommandList(NULL) == GPA_STATUS_ERROR_NULL_POINTER);
+    CHECK(p_OGPA_SetCommandList(context) == GPA_STATUS_ERROR_FAILED); /* no command lists in this API */
 }
 
 int main(void) {
