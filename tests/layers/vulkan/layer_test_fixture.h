@@ -65,6 +65,7 @@ protected:
     void TearDown() override {
         if (env_ == nullptr) return;
         for (VkGpaSessionAMD session : sessions_) env_->gpa.DestroyGpaSession(env_->device, session, nullptr);
+        sessions_.clear();
         work_.reset();
         env_->Close();
         EXPECT_TRUE(env_->ValidationMessages().empty()) << "the validation layer reported:\n" << Joined(env_->ValidationMessages());
