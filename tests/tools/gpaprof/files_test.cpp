@@ -160,6 +160,23 @@ TEST(CsvFile, OptionalHeadersEnvironmentAndSeparator) {
     }());
 }
 
+// A time counter is written like the Time column (%15.5f), so that a 8 µs kernel does not read 0.01 ms; other
+// floating counters keep the original's %12.2f, and a file read back keeps the decimals it had.
+TEST(CsvFile, TimeCountersResolveMicroseconds) {
+    CsvFile file = Csv();
+    file.rows[0].counters[0] = CounterValue::Time("GPUTime", 0.008123);
+    const std::string text = WriteCsv(file);
+    EXPECT_NE(text.find(", NA,         0.00812, 16\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",      1234.50, NA\n"), std::string::npos) << text;
+    Parsed<CsvFile> parsed = ParseCsv(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const CounterValue& time = parsed.file.rows[0].counters[0];
+    EXPECT_DOUBLE_EQ(time.number, 0.00812);
+    EXPECT_EQ(time.decimals, CounterValue::kTimeDecimals);
+    EXPECT_EQ(parsed.file.rows[1].counters[0].decimals, CounterValue::kDecimals);
+    EXPECT_EQ(WriteCsv(parsed.file), text) << "written again, byte for byte";
+}
+
 TEST(CsvFile, HsaFlavorHasItsColumns) {
     CsvFile file = Csv();
     file.flavor = CsvFlavor::HSA;

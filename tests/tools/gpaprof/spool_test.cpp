@@ -38,7 +38,8 @@ TEST(SpoolRecords, EveryRecordRoundTrips) {
     row.localMemSize = 5;
     row.vgprs = 1;
     row.kernelOccupancy = 33.3;
-    row.counters = {CounterValue::Real("GPUTime", 0.1), CounterValue::Int("X", 5), CounterValue::NA("Y")};
+    row.counters = {CounterValue::Real("GPUTime", 0.1), CounterValue::Int("X", 5), CounterValue::NA("Y"),
+                    CounterValue::Time("T", 0.00812)};
     OccupancyRow occupancy;
     occupancy.threadId = 4;
     occupancy.kernelName = "k";

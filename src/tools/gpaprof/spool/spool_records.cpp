@@ -451,7 +451,9 @@ struct Encoder {
             .Optional(row.vgprs).Optional(row.sgprs).Optional(row.scratchRegs).Optional(row.kernelOccupancy)
             .Number(row.counters.size());
         for (const CounterValue& counter : row.counters) {
-            w.Text(counter.name).Number(static_cast<uint64_t>(counter.kind)).Number(counter.integer).Real(counter.number);
+            // Kinds as numbered; a time counter (written with more decimals) is kind 3.
+            const bool time = counter.kind == CounterValue::Kind::Float && counter.decimals == CounterValue::kTimeDecimals;
+            w.Text(counter.name).Number(time ? 3 : static_cast<uint64_t>(counter.kind)).Number(counter.integer).Real(counter.number);
         }
         w.Done();
     }
@@ -597,8 +599,9 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
                 CounterValue counter;
                 counter.name = r.Text();
                 const uint64_t kind = r.Number();
-                if (kind > 2) r.Fail("unknown counter kind");
-                counter.kind = static_cast<CounterValue::Kind>(kind);
+                if (kind > 3) r.Fail("unknown counter kind");
+                counter.kind = kind == 3 ? CounterValue::Kind::Float : static_cast<CounterValue::Kind>(kind);
+                if (kind == 3) counter.decimals = CounterValue::kTimeDecimals;
                 counter.integer = r.Number();
                 counter.number = r.Real();
                 row.counters.push_back(std::move(counter));
