@@ -701,7 +701,11 @@ bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch)
     ContextState* state = StateFor(context);
     if (state->failed) return false;
     if (method_ == ReplayMethod::Cupti) return StartBatch(state, CUPTI_KernelReplay);
-    if (state->chip->plan.groups[0].passes <= 1) return StartBatch(state, CUPTI_UserReplay);  // nothing to replay
+    if (state->chip->plan.groups[0].passes <= 1) {
+        // Nothing to replay; measured from a clean L2 as every replayed pass is (l2_flush.h).
+        if (replayer_) replayer_->FlushCacheBefore(launch);
+        return StartBatch(state, CUPTI_UserReplay);
+    }
     if (const std::string why = LaunchReplayer::CannotReplay(launch); !why.empty()) {
         NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
                  "replay: " + why);

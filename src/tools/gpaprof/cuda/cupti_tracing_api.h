@@ -57,7 +57,7 @@ namespace gpaprof::cuda {
     X(cuStreamCreate)                                \
     X(cuMemGetInfo_v2)
 
-// Own replay (launch_replayer.h) uses these where the driver has them.
+// Own replay (launch_replayer.h, l2_flush.h) uses these where the driver has them.
 #define GPAPROF_DRIVER_OPTIONAL_FUNCTIONS(X) \
     X(cuFuncGetName)                        \
     X(cuKernelGetFunction)                  \
@@ -65,7 +65,13 @@ namespace gpaprof::cuda {
     X(cuFuncGetModule)                      \
     X(cuFuncGetParamInfo)                   \
     X(cuKernelGetLibrary)                   \
-    X(cuLibraryGetGlobal)
+    X(cuLibraryGetGlobal)                   \
+    X(cuCtxCreate_v4)                       \
+    X(cuModuleLoadData)                     \
+    X(cuModuleGetFunction)                  \
+    X(cuEventCreate)                        \
+    X(cuEventRecord)                        \
+    X(cuStreamWaitEvent)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

@@ -33,6 +33,22 @@ std::string LaunchReplayer::CannotReplay(const LaunchCall& launch) {
 
 std::shared_lock<std::shared_mutex> LaunchReplayer::ShareGate() { return std::shared_lock<std::shared_mutex>(gate_); }
 
+void LaunchReplayer::FlushCache(CUcontext context, CUstream stream) {
+    std::string why;
+    if (flush_.Enqueue(context, stream, &why) || why == "off" || !flushFailure_.empty()) return;
+    flushFailure_ = why;
+    std::fprintf(stderr, "gpaprof: the L2 cache is not flushed before measured kernels (%s): durations of kernels "
+                 "run right after gpaprof saved or restored memory may be longer\n", why.c_str());
+}
+
+void LaunchReplayer::FlushCacheBefore(const LaunchCall& launch) {
+    const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
+    if (!parameters) return;
+    CUstream stream = parameters->stream;
+    if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
+    FlushCache(launch.context, stream);
+}
+
 std::string LaunchReplayer::Describe(CUresult result) const {
     const char* name = nullptr;
     if (api_->cuGetErrorName(result, &name) != CUDA_SUCCESS || !name) name = "CUDA error";
@@ -169,6 +185,7 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     bool ok = false;
     Copy(true, why, &ok);
     if (!ok) return fail(*why);
+    FlushCache(launch.context, stream_);
     if (observer_) observer_(true);
     replaying_ = true;
     ++statistics_.dispatches;
@@ -201,6 +218,7 @@ bool LaunchReplayer::Restore(std::string* why) {
     bool ok = false;
     Copy(false, why, &ok);
     ++statistics_.restores;
+    if (ok) FlushCache(current_.context, stream_);
     return ok;
 }
 
@@ -347,6 +365,7 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
         ReleaseSnapshot(snapshot);
         return SnapshotResult::Failed;
     }
+    FlushCache(launch.context, stream);  // the application's launch, the first pass, comes next
     ++statistics_.snapshots;
     statistics_.snapshotBytes += plan.bytes;
     return SnapshotResult::Taken;
@@ -369,6 +388,7 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
         shadows_.erase(found);
     }
     replayStreams_.erase(context);
+    flush_.ContextDestroyed(context);
     modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
@@ -425,6 +445,7 @@ bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, std::string* why)
         offset += region.size;
     }
     ++statistics_.restores;
+    FlushCache(snapshot.context, stream_);
     return true;
 }
 

@@ -27,6 +27,7 @@
 
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/l2_flush.h"
 
 namespace gpaprof::cuda {
 
@@ -63,7 +64,7 @@ struct Snapshot {
 
 class LaunchReplayer {
 public:
-    LaunchReplayer(const TracingApi* api, DeviceMemoryMap* memory) : api_(api), memory_(memory) {}
+    LaunchReplayer(const TracingApi* api, DeviceMemoryMap* memory) : api_(api), memory_(memory), flush_(api) {}
     ~LaunchReplayer();
     LaunchReplayer(const LaunchReplayer&) = delete;
     LaunchReplayer& operator=(const LaunchReplayer&) = delete;
@@ -113,6 +114,10 @@ public:
     // later may get the same handle).
     void ContextDestroyed(CUcontext context);
 
+    // Before the application's own launch of a dispatch that is measured without a replay (a one-pass set):
+    // the L2 cache clean, as before every pass of a replay (l2_flush.h). The launch's context is current.
+    void FlushCacheBefore(const LaunchCall& launch);
+
     // Called when gpaprof starts running kernels of its own (true) and when it is done (false): while it does,
     // no kernel of the application runs (-t tells its kernels apart by that, too).
     void SetReplayObserver(std::function<void(bool replaying)> observer) { observer_ = std::move(observer); }
@@ -139,6 +144,8 @@ private:
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
     std::string Describe(CUresult result) const;
+    // After gpaprof saved or restored memory on `stream`, before the kernel that is measured next.
+    void FlushCache(CUcontext context, CUstream stream);
 
     const TracingApi* api_;
     DeviceMemoryMap* memory_;
@@ -163,6 +170,8 @@ private:
     std::map<CUcontext, CUstream> replayStreams_;
     CUcontext batchContext_ = nullptr;
     std::function<void(bool)> observer_;
+    L2Flush flush_;
+    std::string flushFailure_;  // noted once
     bool replaying_ = false;  // between the observer's true and false
     Statistics statistics_;
 };
