@@ -58,7 +58,7 @@ header = rows[0]
 name, col = header.index("Kernel Name"), header.index("gpu__time_duration.sum")
 values = {}
 for r in rows[2:]:
-    values.setdefault(r[name].split("(")[0], []).append(float(r[col]) / 1e6)
+    values.setdefault(r[name].split("(")[0], []).append(float(r[col].replace(",", "")) / 1e6)
 for k, v in sorted(values.items()):
     print(k, "%.5f" % statistics.median(v))
 '

@@ -132,7 +132,8 @@ TEST_F(GpaprofCuda, AbortKeepsTheDispatchesBeforeIt) {
                                 {App("exit_paths"), "--way", "abort", "--launches", "30"});
     EXPECT_EQ(run.exitCode, 134) << run.err;
     EXPECT_EQ(ReadCsv("aborted.csv").rows.size(), 30u) << run.err;
-    const ApiTracePart* cuda = CudaPart(ReadAtp("aborted.atp"));
+    const AtpFile atp = ReadAtp("aborted.atp");
+    const ApiTracePart* cuda = CudaPart(atp);
     ASSERT_NE(cuda, nullptr);
     EXPECT_EQ(Calls(*cuda, "cudaLaunchKernel").size(), 30u);
 }
@@ -160,6 +161,7 @@ TEST_F(GpaprofCuda, EveryReplayPathKeepsEveryKernelLine) {
         std::map<std::string, std::string> environment = path.environment;
         environment["GPAPROF_CUDA_STATS"] = "1";
         environment["GPAPROF_CRASH_BACKTRACE"] = "1";
+        environment["GPAPROF_CUDA_DEBUG"] = "records";
         std::vector<std::string> command = {App("two_thread_copies"), "--rounds", std::to_string(rounds)};
         command.insert(command.end(), path.arguments.begin(), path.arguments.end());
         const std::string name = "paths_" + path.name;
@@ -170,7 +172,8 @@ TEST_F(GpaprofCuda, EveryReplayPathKeepsEveryKernelLine) {
         const CsvFile csv = ReadCsv(name + ".csv");
         EXPECT_EQ(csv.rows.size(), kernels) << run.err;
         EXPECT_EQ(ReadOccupancy(name + ".occupancy").rows.size(), kernels);
-        const ApiTracePart* cuda = CudaPart(ReadAtp(name + ".atp"));
+        const AtpFile atp = ReadAtp(name + ".atp");
+        const ApiTracePart* cuda = CudaPart(atp);
         ASSERT_NE(cuda, nullptr);
         EXPECT_EQ(cuda->kernelTimestamps.size(), kernels) << run.err;
         EXPECT_EQ(run.err.find("keeping a dispatch's input failed"), std::string::npos) << run.err;

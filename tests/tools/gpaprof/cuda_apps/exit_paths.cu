@@ -52,17 +52,21 @@ int CopyBack() {
     return value;
 }
 
-// The static object whose destructor still uses CUDA, as libraries' singletons do.
+// A static object whose destructor still uses CUDA, as libraries' singletons do: made on first use, after
+// CUDA started, so that it is destroyed before the CUDA runtime tears itself down (a static object made
+// before the runtime's first call would find it gone: "driver shutting down", with or without gpaprof).
 struct LaunchesAtDestruction {
     int launches = 0;
     ~LaunchesAtDestruction() {
-        if (launches == 0) return;
         Launch(launches);
         std::printf("exit_paths: static destructor launched %d, counter %d\n", launches, CopyBack());
         std::fflush(stdout);
     }
 };
-LaunchesAtDestruction g_atDestruction;
+LaunchesAtDestruction& Singleton(int launches) {
+    static LaunchesAtDestruction singleton{launches};
+    return singleton;
+}
 
 }  // namespace
 
@@ -105,7 +109,7 @@ int main(int argc, char** argv) {
     }
     if (way == "quick_exit") std::quick_exit(code);
     if (way == "static") {
-        g_atDestruction.launches = launches;
+        Singleton(launches);
         return code;
     }
     if (way == "reset") {
