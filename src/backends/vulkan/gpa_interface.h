@@ -1,0 +1,44 @@
+// VK_AMD_gpa_interface as the Vulkan backend sees it: the extension's functions on one VkDevice (from
+// vkGetDeviceProcAddr, so that a driver's own implementation and OpenGPA's layer are used the same way),
+// the counter blocks of its physical device, and the reason of a refusal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "GPUPerfAPI-Vk.h"
+#include "core/outcome.h"
+
+namespace gpa::vk {
+
+struct GpaInterface {
+    VkDevice device = VK_NULL_HANDLE;
+    PFN_vkCreateGpaSessionAMD CreateGpaSession = nullptr;
+    PFN_vkDestroyGpaSessionAMD DestroyGpaSession = nullptr;
+    PFN_vkCmdBeginGpaSessionAMD CmdBeginGpaSession = nullptr;
+    PFN_vkCmdEndGpaSessionAMD CmdEndGpaSession = nullptr;
+    PFN_vkCmdBeginGpaSampleAMD CmdBeginGpaSample = nullptr;
+    PFN_vkCmdEndGpaSampleAMD CmdEndGpaSample = nullptr;
+    PFN_vkGetGpaSessionStatusAMD GetGpaSessionStatus = nullptr;
+    PFN_vkGetGpaSessionResultsAMD GetGpaSessionResults = nullptr;
+    PFN_vkResetGpaSessionAMD ResetGpaSession = nullptr;
+    // OpenGPA's layer only: present exactly when the layer (not the driver) implements the extension.
+    PFN_vkGetGpaInterfaceLastMessageOPENGPA GetLastMessage = nullptr;
+
+    bool ImplementedByOpenGpaLayer() const { return GetLastMessage != nullptr; }
+    // "vkCall failed with VK_ERROR_...", plus the layer's reason where it gives one.
+    std::string Failure(const char* call, VkResult result) const;
+};
+
+// Loads the extension's functions of `device`; GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED with what to enable
+// when the device lacks the extension.
+Outcome LoadGpaInterface(VkDevice device, GpaInterface* gpa);
+
+// The counter blocks the physical device offers (vkGetPhysicalDeviceProperties2 with
+// VkPhysicalDeviceGpaPropertiesAMD); GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED when the instance cannot query
+// them (it needs Vulkan 1.1 or VK_KHR_get_physical_device_properties2).
+Outcome QueryPerfBlocks(VkInstance instance, VkPhysicalDevice physicalDevice, std::vector<VkGpaPerfBlockPropertiesAMD>* blocks);
+
+const char* ResultName(VkResult result);
+
+}  // namespace gpa::vk

@@ -1,0 +1,116 @@
+#include "backends/vulkan/vulkan_counters.h"
+
+namespace gpa::vk {
+
+namespace {
+
+DerivedCounterDefinition Counter(const char* name, const char* group, const char* description, GPA_Type type,
+                                 GPA_Usage_Type usage, const char* expression) {
+    DerivedCounterDefinition counter;
+    counter.name = name;
+    counter.group = group;
+    counter.description = description;
+    counter.type = type;
+    counter.usage = usage;
+    counter.expression = expression;
+    return counter;
+}
+
+DerivedCounterDefinition Statistic(const char* name, const char* description, const char* event) {
+    return Counter(name, "PipelineStatistics", description, GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, event);
+}
+
+}  // namespace
+
+const std::vector<EventCounter>& LayerEvents() {
+    static const std::vector<EventCounter> events = {
+        {VK_GPA_PERF_BLOCK_IA_AMD, 0, "IA.vertices", "Vertices read by the input assembler (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_IA_AMD, 1, "IA.primitives", "Primitives read by the input assembler (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_VGT_AMD, 0, "VGT.vs_invocations", "Vertex shader invocations (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_VGT_AMD, 1, "VGT.gs_invocations", "Geometry shader invocations (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_VGT_AMD, 2, "VGT.gs_primitives", "Primitives a geometry shader emitted (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_VGT_AMD, 3, "VGT.hs_patches", "Patches the tessellation control shader processed (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_VGT_AMD, 4, "VGT.ds_invocations", "Tessellation evaluation shader invocations (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_PA_AMD, 0, "PA.clipping_invocations", "Primitives that reached the clipping stage (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_PA_AMD, 1, "PA.clipping_primitives", "Primitives the clipping stage passed on (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_SPI_AMD, 0, "SPI.ps_invocations", "Fragment shader invocations (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_SPI_AMD, 1, "SPI.cs_invocations", "Compute shader invocations (Vulkan pipeline statistic)"},
+        {VK_GPA_PERF_BLOCK_DB_AMD, 0, "DB.samples_passed", "Samples that passed the depth and stencil tests (Vulkan occlusion query)"},
+    };
+    return events;
+}
+
+const std::vector<DerivedCounterDefinition>& PublicCounters() {
+    static const std::vector<DerivedCounterDefinition> counters = {
+        Counter("GPUTime", "Timing",
+                "Time, in milliseconds, the GPU took to execute the commands between GPA_BeginSample and GPA_EndSample: "
+                "the difference of two device timestamps, written before the first command (top of pipe) and after the "
+                "last one completed (bottom of pipe), times VkPhysicalDeviceLimits::timestampPeriod.",
+                GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_MILLISECONDS, "TIMING.duration_ns / 1000000"),
+        Statistic("IAVertices", "Number of vertices read by the input assembler.", "IA.vertices"),
+        Statistic("IAPrimitives", "Number of primitives read by the input assembler.", "IA.primitives"),
+        Statistic("VSInvocations", "Number of times a vertex shader was invoked.", "VGT.vs_invocations"),
+        Statistic("HSInvocations",
+                  "Number of times a hull (tessellation control) shader was invoked, counted per patch as Vulkan's "
+                  "statistic counts it (the patches the tessellation control shader processed), as in Direct3D 11.",
+                  "VGT.hs_patches"),
+        Statistic("DSInvocations", "Number of times a domain (tessellation evaluation) shader was invoked.", "VGT.ds_invocations"),
+        Statistic("GSInvocations", "Number of times a geometry shader was invoked.", "VGT.gs_invocations"),
+        Statistic("GSPrimitives", "Number of primitives output by a geometry shader.", "VGT.gs_primitives"),
+        Statistic("CInvocations", "Number of primitives that were sent to the rasterizer (reached the clipping stage).",
+                  "PA.clipping_invocations"),
+        Statistic("CPrimitives", "Number of primitives that were rendered (passed on by the clipping stage).",
+                  "PA.clipping_primitives"),
+        Statistic("PSInvocations",
+                  "Number of times a pixel (fragment) shader was invoked, as the driver counts them: some drivers count "
+                  "whole pixel blocks (Mesa's llvmpipe counts every 4 x 4 block its shader ran on as 16).",
+                  "SPI.ps_invocations"),
+        Statistic("CSInvocations", "Number of times a compute shader was invoked.", "SPI.cs_invocations"),
+        Statistic("Occlusion",
+                  "Get the number of samples that passed the depth and stencil tests (a precise occlusion query where "
+                  "the device has occlusionQueryPrecise).",
+                  "DB.samples_passed"),
+    };
+    return counters;
+}
+
+CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks, bool layerEvents) {
+    CounterSet set;
+    HardwareCounter timing;
+    timing.name = kTimingCounterName;
+    timing.group = "TIMING";
+    timing.description = "Nanoseconds between the two timestamps of a VK_AMD_gpa_interface timing sample (top of pipe "
+                         "before the sampled commands, bottom of pipe after them).";
+    timing.type = GPA_TYPE_UINT64;
+    timing.usage = GPA_USAGE_TYPE_NANOSECONDS;
+    set.hardware.push_back(timing);
+    if (!layerEvents) {
+        set.absent.push_back("the graphics counters (pipeline statistics, occlusion): the driver implements "
+                             "VK_AMD_gpa_interface itself, with AMD hardware events that OpenGPA has no tables for; "
+                             "only GPUTime is available");
+        set.derived.push_back(PublicCounters().front());
+        return set;
+    }
+    for (const EventCounter& event : LayerEvents()) {
+        bool offered = false;
+        for (const VkGpaPerfBlockPropertiesAMD& block : blocks) {
+            offered |= block.blockType == event.block && block.instanceCount > 0 && event.eventId <= block.maxEventID;
+        }
+        if (!offered) {
+            set.absent.push_back(std::string(event.name) + ": the device does not offer it (no pipeline statistics queries)");
+            continue;
+        }
+        HardwareCounter counter;
+        counter.name = event.name;
+        counter.group = std::string(event.name).substr(0, std::string(event.name).find('.'));
+        counter.description = event.description;
+        counter.type = GPA_TYPE_UINT64;
+        counter.usage = GPA_USAGE_TYPE_ITEMS;
+        set.hardware.push_back(counter);
+        set.events.push_back(VkGpaPerfCounterAMD{event.block, 0, event.eventId});
+    }
+    set.derived = PublicCounters();  // those whose events are missing are omitted by the catalog, with the reason
+    return set;
+}
+
+}  // namespace gpa::vk
