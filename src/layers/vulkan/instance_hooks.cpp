@@ -129,7 +129,11 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     result = instance->next.EnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, all.data());
     if (result < 0) return result;
     all.resize(count);
-    all.push_back(kExtension);
+    // The loader already lists the extensions of implicit layers (this one's, when installed as one).
+    const bool listed = std::any_of(all.begin(), all.end(), [](const VkExtensionProperties& e) {
+        return std::strcmp(e.extensionName, VK_AMD_GPA_INTERFACE_EXTENSION_NAME) == 0;
+    });
+    if (!listed) all.push_back(kExtension);
     return CopyOut(all, pPropertyCount, pProperties);
 }
 

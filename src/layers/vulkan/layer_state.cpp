@@ -56,6 +56,25 @@ bool Has(const std::vector<VkExtensionProperties>& extensions, const char* name)
     return false;
 }
 
+// Whether a device that lists VK_AMD_gpa_interface really has it from its driver: the loader also lists the
+// device extensions of active implicit layers (this one's, when it is installed as an implicit layer), so the
+// list alone cannot tell. AMD's own drivers (AMDVLK, the proprietary one) are the ones that implement it.
+bool IsAmdDriver(InstanceData* instance, VkPhysicalDevice physicalDevice, const VkPhysicalDeviceProperties& properties,
+                 const std::vector<VkExtensionProperties>& extensions) {
+    constexpr uint32_t kAmdVendorId = 0x1002;
+    if (properties.vendorID != kAmdVendorId) return false;
+    const bool driverProperties = (instance->apiVersion >= VK_API_VERSION_1_2 && properties.apiVersion >= VK_API_VERSION_1_2) ||
+                                  Has(extensions, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+    if (!driverProperties) return true;  // an AMD GPU whose driver cannot say which it is: trust the list
+    VkPhysicalDeviceDriverProperties driver{};
+    driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    VkPhysicalDeviceProperties2 properties2{};
+    properties2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties2.pNext = &driver;
+    instance->next.GetPhysicalDeviceProperties2(physicalDevice, &properties2);
+    return driver.driverID == VK_DRIVER_ID_AMD_PROPRIETARY || driver.driverID == VK_DRIVER_ID_AMD_OPEN_SOURCE;
+}
+
 PhysicalDeviceSupport Examine(InstanceData* instance, VkPhysicalDevice physicalDevice) {
     PhysicalDeviceSupport support;
     const std::vector<VkExtensionProperties> extensions = DeviceExtensions(instance, physicalDevice);
@@ -85,6 +104,7 @@ PhysicalDeviceSupport Examine(InstanceData* instance, VkPhysicalDevice physicalD
         instance->next.GetPhysicalDeviceProperties2(physicalDevice, &properties2);
         std::memcpy(support.deviceUuid, ids.deviceUUID, VK_UUID_SIZE);
     }
+    if (support.nativeExtension) support.nativeExtension = IsAmdDriver(instance, physicalDevice, properties, extensions);
 
     // Query results are reset on the host (vkResetQueryPool), because samples may begin inside a render
     // pass, where vkCmdResetQueryPool is not allowed.
