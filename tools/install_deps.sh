@@ -2,7 +2,8 @@
 # Installs what OpenGPA needs to build and test on a Debian/Ubuntu machine; skips what is already there.
 set -euo pipefail
 packages=(build-essential cmake ninja-build libgtest-dev pocl-opencl-icd ocl-icd-opencl-dev ocl-icd-libopencl1
-          opencl-headers clinfo python3 chromium)
+          opencl-headers clinfo python3 chromium
+          libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
