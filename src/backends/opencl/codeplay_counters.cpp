@@ -116,6 +116,39 @@ CodeplayCounterSet BuildCodeplayCounters(std::span<const cl_performance_counter_
     return set;
 }
 
+std::vector<DerivedCounterDefinition> CodeplayDerivedCounters(std::span<const std::string> hardwareNames,
+                                                              const std::string& sampleDuration) {
+    auto has = [&](const std::string& name) {
+        return std::find(hardwareNames.begin(), hardwareNames.end(), name) != hardwareNames.end();
+    };
+    std::vector<DerivedCounterDefinition> derived;
+    auto add = [&](const char* name, const char* group, std::string description, GPA_Usage_Type usage,
+                   const std::string& numerator, const std::string& denominator, const char* scale) {
+        if (!has(numerator) || !has(denominator)) return;
+        DerivedCounterDefinition counter;
+        counter.name = name;
+        counter.group = group;
+        counter.description = std::move(description);
+        counter.type = GPA_TYPE_FLOAT64;
+        counter.usage = usage;
+        counter.expression = numerator + " / " + denominator + scale;
+        derived.push_back(std::move(counter));
+    };
+    add("TransferBandwidth", "Transfer",
+        "Achieved bandwidth of the sample's reads, writes, copies and fills: TransferBytes / TransferDuration, bytes "
+        "per nanosecond of the transfers' own device time; 0 when the sample has none. [unit: gigabytes per second]",
+        GPA_USAGE_TYPE_ITEMS, "TransferBytes", "TransferDuration", "");
+    add("KernelBusy", "Kernel",
+        "Percentage of the sample's device time in which its kernels ran: KernelDuration / " + sampleDuration +
+            " x 100. Kernels that overlap (out-of-order queues) each count, so it can exceed 100.",
+        GPA_USAGE_TYPE_PERCENTAGE, "KernelDuration", sampleDuration, " * 100");
+    add("TransferBusy", "Transfer",
+        "Percentage of the sample's device time in which its transfers ran: TransferDuration / " + sampleDuration +
+            " x 100. Transfers that overlap each count, so it can exceed 100.",
+        GPA_USAGE_TYPE_PERCENTAGE, "TransferDuration", sampleDuration, " * 100");
+    return derived;
+}
+
 std::vector<cl_uint> EnabledCounterUuids(std::span<const cl_ulong> queueProperties) {
     std::vector<cl_uint> uuids;
     for (size_t i = 0; i + 1 < queueProperties.size() && queueProperties[i] != 0; i += 2) {

@@ -50,6 +50,12 @@ struct CodeplayCounterSet {
 CodeplayCounterSet BuildCodeplayCounters(std::span<const cl_performance_counter_codeplay> device,
                                          std::span<const cl_uint> queueUuids);
 
+// GPA counters derived from the codeplay counters of OpenGPA's OpenCL layer (docs/opencl_layer.md), where
+// the queue collects their inputs: TransferBandwidth, KernelBusy and TransferBusy. `hardwareNames` are the
+// context's hardware counters; `sampleDuration` names the sample's device time among them.
+std::vector<DerivedCounterDefinition> CodeplayDerivedCounters(std::span<const std::string> hardwareNames,
+                                                              const std::string& sampleDuration);
+
 // The uuids of the counters a queue enabled, read from its properties array (key/value pairs ending in 0).
 // Empty when the array has no CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY entry. The entry's value points to the
 // application's cl_performance_counter_config_codeplay, which must still be valid.

@@ -148,6 +148,11 @@ Outcome OpenClContext::Open(void* apiContext, std::unique_ptr<BackendContext>* c
             profile.codeplayCounters.push_back(counter);
         }
         profile.codeplayResultCount = set.resultCount;
+        std::vector<std::string> names;
+        for (const HardwareCounter& counter : opened->hardware_) names.push_back(counter.name);
+        for (DerivedCounterDefinition& derived : CodeplayDerivedCounters(names, kSampleDurationCounterName)) {
+            opened->derived_.push_back(std::move(derived));
+        }
     }
     *context = std::move(opened);
     return Outcome::Ok();

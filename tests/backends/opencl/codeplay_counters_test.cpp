@@ -149,4 +149,23 @@ TEST(CodeplayCounters, UnterminatedNamesAreCut) {
     EXPECT_EQ(set.counters[0].hardware.name, std::string(256, 'n'));
 }
 
+// GPA counters derived from the layer's counters exist where the queue collects their inputs, and evaluate as
+// the bandwidth and busy percentages they say.
+TEST(CodeplayCounters, DerivedCountersNeedTheirInputs) {
+    auto names = [](const std::vector<gpa::DerivedCounterDefinition>& derived) {
+        std::vector<std::string> list;
+        for (const auto& counter : derived) list.push_back(counter.name);
+        return list;
+    };
+    const std::vector<std::string> all = {"cl.sample_duration_ns", "TransferBytes", "TransferDuration", "KernelDuration"};
+    const auto derived = CodeplayDerivedCounters(all, "cl.sample_duration_ns");
+    EXPECT_EQ(names(derived), (std::vector<std::string>{"TransferBandwidth", "KernelBusy", "TransferBusy"}));
+    EXPECT_EQ(derived[0].expression, "TransferBytes / TransferDuration");
+    EXPECT_EQ(derived[1].expression, "KernelDuration / cl.sample_duration_ns * 100");
+    EXPECT_EQ(derived[1].usage, GPA_USAGE_TYPE_PERCENTAGE);
+    const std::vector<std::string> bytesOnly = {"cl.sample_duration_ns", "TransferBytes", "KernelDuration"};
+    EXPECT_EQ(names(CodeplayDerivedCounters(bytesOnly, "cl.sample_duration_ns")), std::vector<std::string>{"KernelBusy"});
+    EXPECT_TRUE(CodeplayDerivedCounters(std::vector<std::string>{"cl.sample_duration_ns"}, "cl.sample_duration_ns").empty());
+}
+
 }  // namespace

@@ -12,8 +12,6 @@ namespace gpa::cltest {
 
 namespace {
 
-constexpr size_t kSpinItems = 4096;
-
 const char* const kSpinSource = R"CLC(
 __kernel void spin(__global float* out, uint iterations) {
     float x = (float)get_global_id(0);

@@ -18,6 +18,8 @@ namespace gpa::cltest {
 
 class ClEnvironment {
 public:
+    static constexpr size_t kSpinItems = 4096;  // work-items of one spin kernel (no local size given)
+
     // Null (and the reason) when there is no usable OpenCL device.
     static std::unique_ptr<ClEnvironment> Create(std::string* whyNot);
     ~ClEnvironment();
