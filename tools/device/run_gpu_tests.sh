@@ -4,9 +4,11 @@
 # brings back at most 8 files); $OUT/summary.txt has one line per step with its exit status.
 #
 # Usage: tools/device/run_gpu_tests.sh [parts...]
-#   parts: build opencl cuda gpaprof bench main   (default: all, in that order)
+#   parts: build opencl opencl-layer cuda gpaprof bench main   (default: all, in that order)
 #   opencl  the OpenCL backend, samples, C++ API and gpaprof's OpenCL end-to-end tests on NVIDIA's OpenCL
 #           driver (its ICD is registered for the run: the machine lists only PoCL)
+#   opencl-layer  tools/device/gpu_opencl_layer_tests.sh: the OpenCL layer (cl_codeplay_performance_counters)
+#           on NVIDIA's OpenCL driver with its NVML counters, and the CPU counters of the machine's PoCL
 #   cuda    tools/device/gpu_cuda_tests.sh: CUDA backend known-answer tests, fixtures, samples
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
 #   bench   tools/device/gpu_gpaprof_tests.sh bench: the ratios of bench/ (docs/benchmarks.md)
@@ -16,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 build=${BUILD:-build-gpu}
-parts=${*:-build opencl cuda gpaprof bench main}
+parts=${*:-build opencl opencl-layer cuda gpaprof bench main}
 mkdir -p "$OUT"
 summary=$OUT/summary.txt
 touch "$summary"
@@ -70,6 +72,12 @@ for part in $parts; do
       unset OCL_ICD_FILENAMES OCL_ICD_VENDORS OPENGPA_CL_PLATFORM
       rc=$((rc | rc2 | rc3))
       ;;
+    opencl-layer)
+      lib=$(nvidia_opencl_library) || { record opencl-layer "no NVIDIA OpenCL driver library found"; continue; }
+      OUT=$dir bash tools/device/gpu_opencl_layer_tests.sh "$build" "$lib" > "$dir/run.log" 2>&1
+      rc=$?
+      cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary" | tail -40
+      ;;
     cuda)
       OUT=$dir bash tools/device/gpu_cuda_tests.sh "$build" > "$dir/run.log" 2>&1
       rc=$?
@@ -97,7 +105,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl cuda gpaprof bench main)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
