@@ -13,6 +13,8 @@
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
 #   bench   tools/device/gpu_gpaprof_tests.sh bench: the ratios of bench/ (docs/benchmarks.md)
 #   main    tools/main.sh's job on the CUDA sample
+#   vulkan  tools/device/gpu_vulkan_tests.sh: the Vulkan layer and library tests on NVIDIA's Vulkan driver
+#           (not in the default list: the run must carry .gl/, see that script)
 # Environment: OUT (default ./gpu-out), BUILD (default build-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -94,6 +96,12 @@ for part in $parts; do
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
       cat "$dir/figures.txt" 2>/dev/null | tail -40
       ;;
+    vulkan)
+      # Not in the default list: needs the Vulkan loader, headers and validation layer carried in .gl/ (carry [".gl"]).
+      OUT=$dir bash tools/device/gpu_vulkan_tests.sh "${build}-vulkan" > "$dir/run.log" 2>&1
+      rc=$?
+      cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary" | tail -40
+      ;;
     main)
       BUILD_DIR=$build bash tools/main.sh "$dir/out" > "$dir/main.log" 2>&1 || true
       # main.sh installs with apt-get, which the GPU machine cannot reach: run its job directly if it stopped there.
@@ -105,7 +113,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main vulkan)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"

@@ -1,6 +1,8 @@
 // libGPUPerfAPIVK.so's counters give known answers, through the GPA C API as an application calls it:
 // N triangles are N primitives and 3N shaded vertices, a pass covering W x H pixels shades and passes
 // W x H samples, X x Y x Z workgroups of 64 are 64 XYZ compute invocations, and GPUTime grows with the work.
+#include <cstdio>
+
 #include "vulkan_backend_fixture.h"
 
 namespace ogpa::vktest {
@@ -22,6 +24,13 @@ TEST_F(KnownAnswers, TrianglesThroughTheGraphicsCounters) {
     });
     for (gpa_uint32 sample = 0; sample < 3; ++sample) {
         const uint64_t n = triangles[sample];
+        std::printf("[figure] %s: %llu triangles: IAVertices %llu IAPrimitives %llu VSInvocations %llu CInvocations %llu "
+                    "CPrimitives %llu\n", env().properties.deviceName, static_cast<unsigned long long>(n),
+                    static_cast<unsigned long long>(UInt64(session, sample, "IAVertices")),
+                    static_cast<unsigned long long>(UInt64(session, sample, "IAPrimitives")),
+                    static_cast<unsigned long long>(UInt64(session, sample, "VSInvocations")),
+                    static_cast<unsigned long long>(UInt64(session, sample, "CInvocations")),
+                    static_cast<unsigned long long>(UInt64(session, sample, "CPrimitives")));
         EXPECT_EQ(UInt64(session, sample, "IAPrimitives"), n);
         EXPECT_EQ(UInt64(session, sample, "IAVertices"), 3 * n);
         EXPECT_EQ(UInt64(session, sample, "VSInvocations"), 3 * n);
@@ -40,6 +49,8 @@ TEST_F(KnownAnswers, FullscreenPassThroughPSInvocationsAndOcclusion) {
     const uint64_t pixels = uint64_t{kWidth} * kHeight;
     EXPECT_EQ(UInt64(session, 7, "Occlusion"), pixels);
     const uint64_t shaded = UInt64(session, 7, "PSInvocations");
+    std::printf("[figure] %s: %ux%u pass: PSInvocations %llu, Occlusion %llu\n", env().properties.deviceName, kWidth, kHeight,
+                static_cast<unsigned long long>(shaded), static_cast<unsigned long long>(UInt64(session, 7, "Occlusion")));
     if (IsLlvmpipe(env())) {
         EXPECT_GE(shaded, pixels) << "llvmpipe counts whole 4 x 4 blocks (see the counter's description)";
     } else {
@@ -53,6 +64,9 @@ TEST_F(KnownAnswers, DispatchThroughCSInvocations) {
         if (sample == 0) work().Dispatch(cb, 3, 2, 2, 1);
         else work().Dispatch(cb, 16, 8, 1, 1);
     });
+    std::printf("[figure] %s: dispatches 3x2x2 and 16x8x1 workgroups of 64: CSInvocations %llu, %llu\n",
+                env().properties.deviceName, static_cast<unsigned long long>(UInt64(session, 0, "CSInvocations")),
+                static_cast<unsigned long long>(UInt64(session, 1, "CSInvocations")));
     EXPECT_EQ(UInt64(session, 0, "CSInvocations"), 3u * 2u * 2u * kInvocationsPerWorkgroup);
     EXPECT_EQ(UInt64(session, 1, "CSInvocations"), 16u * 8u * kInvocationsPerWorkgroup);
 }
@@ -65,6 +79,8 @@ TEST_F(KnownAnswers, GpuTimeIsPositiveAndGrowsWithTheWork) {
         else work().Dispatch(cb, 256, 1, 1, 20000);
     });
     const double small = Float64(session, 0, "GPUTime"), large = Float64(session, 1, "GPUTime");
+    std::printf("[figure] %s: GPUTime %.6f ms (1 workgroup, 10 steps), %.6f ms (256 workgroups, 20000 steps)\n",
+                env().properties.deviceName, small, large);
     EXPECT_GT(small, 0.0);
     EXPECT_GT(large, small * 4) << "GPUTime in ms: small " << small << ", large " << large;
     EXPECT_LT(large, 60e3);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The Vulkan layer and library tests on the GPU machine's NVIDIA Vulkan driver (about 3 minutes on 16 cores).
+#
+# That machine has no Vulkan loader: it is carried as Debian packages in .gl/ (the device README's recipe,
+# unpacked into /), with the Vulkan headers and the Khronos validation layer in .gl/extra/ (unpacked into
+# /tmp/opengpa-vulkan, not into /). The NVIDIA driver is named with VK_DRIVER_FILES.
+#
+# Usage (device tool: carry [".gl"]):  bash tools/device/gpu_vulkan_tests.sh [build-dir]
+# Writes under $OUT (default ./gpu-out/vulkan): summary.txt (one line per step and the figures),
+# device.txt, build.log, ctest-vulkan.log, gpa_example_vulkan.txt and its CSV.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/gpu-out/vulkan}
+build=${1:-build-gpu-vulkan}
+extra=/tmp/opengpa-vulkan
+mkdir -p "$OUT"
+summary=$OUT/summary.txt
+: > "$summary"
+record() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
+
+if ! ldconfig -p | grep -q libvulkan.so.1; then
+  [ -n "$(ls .gl/*.deb 2>/dev/null)" ] || { record loader "no Vulkan loader and no .gl/*.deb to carry it (device README)"; exit 1; }
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+mkdir -p "$extra"
+for f in .gl/extra/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$extra"; done
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+export LD_LIBRARY_PATH="$extra/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# OpenGPA's layer from the build tree, the validation layer from the carried package.
+export VK_ADD_LAYER_PATH="$(realpath -m "$build")/share/vulkan/explicit_layer.d:$extra/usr/share/vulkan/explicit_layer.d"
+[ -d "$extra/usr/share/vulkan/explicit_layer.d" ] || { record validation "not carried (.gl/extra/vulkan-validationlayers_*.deb): tests run without it"; export OPENGPA_VK_VALIDATION=0; }
+
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; ls -l "$icd"; ldconfig -p | grep libvulkan; } > "$OUT/device.txt" 2>&1
+head -3 "$OUT/device.txt" | tail -2 | tee -a "$summary"
+
+start=$SECONDS
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=ON \
+      -DVulkan_INCLUDE_DIR="$extra/usr/include" -DVulkan_LIBRARY="$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}')" \
+      > "$OUT/build.log" 2>&1 &&
+  cmake --build "$build" -j "$(nproc)" --target vulkan_layer_tests vulkan_backend_tests vulkan_implicit_layer_tests \
+        gpa_example_vulkan >> "$OUT/build.log" 2>&1
+rc=$?
+grep -E "SKIPPED|building: lib(Vk|GPUPerfAPIVK)" "$OUT/build.log" | tee -a "$summary"
+record build "rc=$rc $((SECONDS - start))s"
+[ $rc -ne 0 ] && { grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1; }
+
+# Every Vulkan test (layer, library, implicit layer, sample), each test in its own process.
+start=$SECONDS
+ctest --test-dir "$build" -L vulkan --output-on-failure -V --timeout 300 > "$OUT/ctest-vulkan.log" 2>&1
+rc=$?
+grep -E "tests passed|\(Failed\)|\(Skipped\)|\*\*\*" "$OUT/ctest-vulkan.log" | tail -25 | tee -a "$summary"
+record "ctest -L vulkan" "rc=$rc $((SECONDS - start))s"
+
+# The figures docs/vulkan_layer.md and docs/vulkan_backend.md quote: the guide's example on the GPU, and
+# the known-answer tests' values as the driver gave them.
+"$build/samples/vulkan/gpa_example_vulkan" --library "$build/lib/libGPUPerfAPIVK.so" --csv "$OUT/gpa_example_vulkan.csv" \
+  --frames 6 > "$OUT/gpa_example_vulkan.txt" 2>&1
+record gpa_example_vulkan "rc=$?"
+head -4 "$OUT/gpa_example_vulkan.csv" 2>/dev/null | tee -a "$summary"
+grep -E "\[figure\]|Which is|clock mode|\[  FAILED|SKIPPED \]" "$OUT/ctest-vulkan.log" | sort | uniq -c | head -60 | tee -a "$summary"
+exit 0
