@@ -127,6 +127,32 @@ TEST_F(LayerRoutes, WithGpaprofInOneProcess) {
     }
 }
 
+// gpaprof -p --counters names the extension's counters: gpaprof's layer enables them on the application's
+// queues (which do not know of them) and writes each dispatch's values into the .csv.
+TEST_F(LayerRoutes, GpaprofCountsTheExtensionsCountersPerDispatch) {
+    std::map<std::string, std::string> environment{{"OPENCL_LAYERS", OPENGPA_CL_LAYER}};
+    if (!LoaderHasLayers()) {
+        if (!OPENGPA_CL_LAYER_PRELOAD) GTEST_SKIP() << "no route into the program here";
+        environment = PreloadEnvironment(OPENGPA_CL_LAYER);
+    }
+    const Outcome run = Execute({GPAPROF_EXECUTABLE, "-p", "--counters", "GPUTime,KernelWorkItems,CommandDuration,TransferBytes",
+                                 "-o", Path("counted"), "--", GPAPROF_TEST_APP, "--threads", "2", "--iterations", "2"},
+                                directory_, environment);
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    if (run.err.find("no OpenCL") != std::string::npos) GTEST_SKIP() << run.err;
+    const gpaprof::CsvFile csv = ReadCsv("counted.csv");
+    ASSERT_EQ(csv.counterNames, (std::vector<std::string>{"GPUTime", "KernelWorkItems", "CommandDuration", "TransferBytes"}));
+    ASSERT_EQ(csv.rows.size(), 20u);  // 2 threads x 2 iterations x 5 kernels
+    for (const gpaprof::DispatchRow& row : csv.rows) {
+        SCOPED_TRACE(row.method);
+        ASSERT_EQ(row.counters.size(), 4u);
+        EXPECT_EQ(row.counters[1].integer, row.globalWorkSize.product());
+        ASSERT_TRUE(row.timeMs.has_value());
+        EXPECT_NEAR(static_cast<double>(row.counters[2].integer), *row.timeMs * 1e6, 10.0);  // Time has 5 decimals
+        EXPECT_EQ(row.counters[3].integer, 0u);  // kernels move no bytes
+    }
+}
+
 // The entry points of the layer's table are exactly those the preload route exports, and only the first
 // route to start the layer gets them.
 TEST(LayerEntry, TableHasTheListedEntriesAndASecondStartPassesOn) {

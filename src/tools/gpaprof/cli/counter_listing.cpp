@@ -20,6 +20,13 @@ using GetDeviceInfo = int (*)(void*, unsigned, size_t, void*, size_t*);
 constexpr unsigned kPlatformName = 0x0902;
 constexpr unsigned long kDeviceTypeAll = 0xFFFFFFFF;
 constexpr unsigned kDeviceName = 0x102B;
+// cl_codeplay_performance_counters (include/CL/cl_codeplay_performance_counters.h, not included: gpaprof is
+// built without OpenCL headers too): the query and the layout of one counter.
+constexpr unsigned kDevicePerformanceCountersCodeplay = 0x4260;
+struct CodeplayCounter {
+    unsigned unit, storage, uuid;
+    char name[256], category[256], description[256];
+};
 
 template <typename T>
 T Symbol(void* library, const char* name) {
@@ -33,6 +40,21 @@ T Symbol(void* library, const char* name) {
 void PrintCounters() {
     for (const auto& counter : ocl::OpenClDerivedCounters()) {
         std::printf("    %-12s %-10s %s\n", counter.name.c_str(), counter.group.c_str(), counter.description.c_str());
+    }
+}
+
+// The device's counters of cl_codeplay_performance_counters (OpenGPA's OpenCL layer gives every device some).
+void PrintCodeplayCounters(GetDeviceInfo getDeviceInfo, void* device) {
+    size_t bytes = 0;
+    if (!getDeviceInfo || getDeviceInfo(device, kDevicePerformanceCountersCodeplay, 0, nullptr, &bytes) != 0) return;
+    std::vector<CodeplayCounter> counters(bytes / sizeof(CodeplayCounter));
+    if (counters.empty() || getDeviceInfo(device, kDevicePerformanceCountersCodeplay, counters.size() * sizeof counters[0],
+                                          counters.data(), nullptr) != 0) {
+        return;
+    }
+    std::printf("    and its cl_codeplay_performance_counters counters (--counters names them):\n");
+    for (const CodeplayCounter& counter : counters) {
+        std::printf("    %-12.256s %-10.256s %.256s\n", counter.name, counter.category, counter.description);
     }
 }
 
@@ -73,6 +95,7 @@ int ListCounters() {
             if (getDeviceInfo) getDeviceInfo(device, kDeviceName, sizeof deviceName, deviceName, nullptr);
             std::printf("  OpenCL device %s (%s):\n", deviceName, platformName);
             PrintCounters();
+            PrintCodeplayCounters(getDeviceInfo, device);
         }
     }
     std::printf("  Dispatch statistics (always in the .csv): Method, ExecutionOrder, ThreadID, CallIndex, "

@@ -1,5 +1,7 @@
 #include "tools/gpaprof/opencl/enqueue.h"
 
+#include <cmath>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -8,6 +10,7 @@
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/occupancy/occupancy_calculator.h"
 #include "tools/gpaprof/opencl/cl_names.h"
+#include "tools/gpaprof/opencl/codeplay_counters.h"
 #include "tools/gpaprof/opencl/command_tracker.h"
 #include "tools/gpaprof/opencl/memory_snapshot.h"
 #include "tools/gpaprof/opencl/opencl_counters.h"
@@ -113,12 +116,20 @@ std::shared_ptr<TrackedCommand> RecordCommand(const TracedCall& call, cl_command
 
 }  // namespace
 
-const CounterSet& ProcessCounters() {
-    std::call_once(g_countersOnce, [] {
+const CounterSet& ProcessCounters(const QueueInfo* queue) {
+    std::call_once(g_countersOnce, [queue] {
         agent::Agent* agent = LayerState::Get().agent();
         std::vector<std::string> problems;
+        std::vector<ExtensionCounter> extension;
+        for (const cl_performance_counter_codeplay& counter : queue ? queue->codeplay : std::vector<cl_performance_counter_codeplay>{}) {
+            extension.push_back({std::string(counter.name, strnlen(counter.name, sizeof counter.name)),
+                                 std::string(counter.category, strnlen(counter.category, sizeof counter.category)),
+                                 std::string(counter.description, strnlen(counter.description, sizeof counter.description)),
+                                 counter.storage == CL_PERFORMANCE_COUNTER_RESULT_TYPE_UINT64_CODEPLAY ||
+                                     counter.storage == CL_PERFORMANCE_COUNTER_RESULT_TYPE_UINT32_CODEPLAY});
+        }
         g_counters = new CounterSet(BuildCounterSet(agent ? agent->config().counterNames : std::vector<std::string>{},
-                                                    &problems));
+                                                    &problems, extension));
         if (agent) {
             for (const std::string& problem : problems) agent->Note(problem);
             if (agent->config().counters) agent->Write(spool::CounterListRecord{"OpenCL", g_counters->names});
@@ -163,7 +174,7 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
     const std::optional<QueueInfo> queueInfo = state.Queue(queue);
     if (!queueInfo) return call.Run([&] { return launch(waitCount, waitList, event); });  // not a queue: let it fail
 
-    const CounterSet& counterSet = ProcessCounters();
+    const CounterSet& counterSet = ProcessCounters(&*queueInfo);
     uint32_t passes = 1;
     if (counters) {
         passes = std::max<uint32_t>(1, counterSet.plan.passCount);
@@ -290,12 +301,24 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
         row.localMemSize = localMemory;
         if (occupancy) row.kernelOccupancy = occupancy->occupancyPercent;
         std::vector<cl_event> events = passEvents;
-        onComplete = [row, events, agent](cl_int commandStatus) mutable {
+        const std::vector<cl_performance_counter_codeplay> codeplay = queueInfo->codeplay;
+        onComplete = [row, events, agent, codeplay](cl_int commandStatus) mutable {
             std::vector<std::vector<double>> passValues;
             for (cl_event passEvent : events) {
                 std::optional<uint64_t> duration = commandStatus == CL_COMPLETE ? EventDuration(passEvent) : std::nullopt;
                 if (!duration) break;
                 passValues.push_back({static_cast<double>(*duration)});
+                // The cl_codeplay_performance_counters counters of the set, from this queue's results (NaN: NA).
+                const std::vector<double> values = CodeplayValues(passEvent, codeplay);
+                for (const std::string& name : ProcessCounters().extension) {
+                    double value = std::nan("");
+                    for (size_t i = 0; i < values.size(); ++i) {
+                        if (std::string(codeplay[i].name, strnlen(codeplay[i].name, sizeof codeplay[i].name)) == name) {
+                            value = values[i];
+                        }
+                    }
+                    passValues.back().push_back(value);
+                }
             }
             if (commandStatus == CL_COMPLETE) {
                 if (std::optional<uint64_t> duration = EventDuration(events.back())) {

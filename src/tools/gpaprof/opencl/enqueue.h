@@ -34,7 +34,10 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
 
 // Counters chosen for this process (built once from the configuration).
 struct CounterSet;
-const CounterSet& ProcessCounters();
+struct QueueInfo;
+// Made at the first dispatch; the cl_codeplay_performance_counters counters among them are those `queue`
+// collects (the first dispatch's queue).
+const CounterSet& ProcessCounters(const QueueInfo* queue = nullptr);
 
 // At exit: device times of unfinished commands.
 void FinishPendingCommands();

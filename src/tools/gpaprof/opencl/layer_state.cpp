@@ -214,8 +214,10 @@ uint64_t LayerState::ContextId(cl_context context) {
     return contexts_[context] = nextContextId_++;
 }
 
-void LayerState::AddQueue(cl_command_queue queue, bool forcedProfiling) {
+void LayerState::AddQueue(cl_command_queue queue, bool forcedProfiling,
+                          std::vector<cl_performance_counter_codeplay> codeplay) {
     QueueInfo info;
+    info.codeplay = std::move(codeplay);
     Next().clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof info.context, &info.context, nullptr);
     Next().clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof info.device, &info.device, nullptr);
     cl_command_queue_properties properties = 0;

@@ -14,6 +14,7 @@
 
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/occupancy/occupancy_calculator.h"
+#include "CL/cl_codeplay_performance_counters.h"
 #include "tools/gpaprof/opencl/cl_headers.h"
 
 namespace gpaprof::ocl {
@@ -42,6 +43,8 @@ struct QueueInfo {
     cl_device_id device = nullptr;
     bool profiling = false;        // device times can be read from its events
     bool forcedProfiling = false;  // gpaprof turned profiling on; hidden from CL_QUEUE_PROPERTIES
+    // cl_codeplay_performance_counters that gpaprof enabled on the queue for --counters (codeplay_counters.h).
+    std::vector<cl_performance_counter_codeplay> codeplay;
 };
 
 struct KernelArg {
@@ -85,7 +88,8 @@ public:
 
     void AddContext(cl_context context);
     uint64_t ContextId(cl_context context);
-    void AddQueue(cl_command_queue queue, bool forcedProfiling);
+    void AddQueue(cl_command_queue queue, bool forcedProfiling,
+                  std::vector<cl_performance_counter_codeplay> codeplay = {});
     std::optional<QueueInfo> Queue(cl_command_queue queue);
     void ForgetQueue(cl_command_queue queue);
 

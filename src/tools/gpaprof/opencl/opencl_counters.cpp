@@ -1,5 +1,7 @@
 #include "tools/gpaprof/opencl/opencl_counters.h"
 
+#include <cmath>
+
 #include "counters/consolidated_pass_planner.h"
 
 namespace gpaprof::ocl {
@@ -37,9 +39,49 @@ const std::vector<gpa::DerivedCounterDefinition>& OpenClDerivedCounters() {
 
 std::vector<std::string> DefaultOpenClCounters() { return {"GPUTime"}; }
 
-CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vector<std::string>* problems) {
+namespace {
+
+// An extension counter as gpaprof's catalog has it: a hardware counter "codeplay.<name>" and a counter of the
+// extension's name that is its value.
+constexpr const char* kExtensionPrefix = "codeplay.";
+
+}  // namespace
+
+std::vector<std::string> ExtensionCounterNames(const std::vector<std::string>& requested) {
+    const gpa::CounterCatalog own = gpa::CounterCatalog::Build(OpenClHardwareCounters(), OpenClDerivedCounters(), {true, false});
+    std::vector<std::string> names;
+    for (const std::string& name : requested) {
+        if (!own.Find(name)) names.push_back(name);
+    }
+    return names;
+}
+
+CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vector<std::string>* problems,
+                           const std::vector<ExtensionCounter>& extension) {
     CounterSet set;
-    set.catalog = gpa::CounterCatalog::Build(OpenClHardwareCounters(), OpenClDerivedCounters(), {true, false});
+    std::vector<gpa::HardwareCounter> hardware = OpenClHardwareCounters();
+    std::vector<gpa::DerivedCounterDefinition> derived = OpenClDerivedCounters();
+    for (const std::string& name : ExtensionCounterNames(requested)) {
+        for (const ExtensionCounter& offered : extension) {
+            if (gpa::ToLower(offered.name) != gpa::ToLower(name)) continue;
+            gpa::HardwareCounter raw;
+            raw.name = kExtensionPrefix + offered.name;
+            raw.group = offered.category;
+            raw.description = offered.description;
+            raw.type = offered.integer ? GPA_TYPE_UINT64 : GPA_TYPE_FLOAT64;
+            hardware.push_back(raw);
+            gpa::DerivedCounterDefinition counter;
+            counter.name = offered.name;
+            counter.group = offered.category;
+            counter.description = offered.description + " (cl_codeplay_performance_counters)";
+            counter.type = raw.type;
+            counter.expression = raw.name;
+            derived.push_back(counter);
+            set.extension.push_back(offered.name);
+            break;
+        }
+    }
+    set.catalog = gpa::CounterCatalog::Build(hardware, derived, {true, false});
     const std::vector<std::string> names = requested.empty() ? DefaultOpenClCounters() : requested;
     std::string available;
     for (const auto& counter : set.catalog.counters()) available += (available.empty() ? "" : ", ") + counter.name;
@@ -48,7 +90,8 @@ CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vecto
         std::optional<uint32_t> index = set.catalog.Find(name);
         if (!index) {
             problems->push_back("counter " + name + " is not available on OpenCL devices (available: " + available +
-                                "); left out");
+                                ", and the cl_codeplay_performance_counters counters a device offers: "
+                                "docs/opencl_layer.md); left out");
             continue;
         }
         bool duplicate = false;
@@ -69,7 +112,7 @@ CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vecto
 
 std::vector<CounterValue> EvaluateCounters(const CounterSet& set, const std::vector<std::vector<double>>& passValues) {
     std::vector<CounterValue> values;
-    const size_t hardwareCount = OpenClHardwareCounters().size();
+    const size_t hardwareCount = OpenClHardwareCounters().size() + set.extension.size();
     for (size_t i = 0; i < set.enabled.size(); ++i) {
         const gpa::ExposedCounter& counter = set.catalog.at(set.enabled[i]);
         // Each hardware counter is taken from the pass the plan put it in.
@@ -78,7 +121,7 @@ std::vector<CounterValue> EvaluateCounters(const CounterSet& set, const std::vec
         for (uint32_t input : counter.hardware) {
             uint32_t pass = 0;
             if (auto located = set.plan.Locate(input)) pass = located->first;
-            if (pass >= passValues.size() || input >= passValues[pass].size()) {
+            if (pass >= passValues.size() || input >= passValues[pass].size() || std::isnan(passValues[pass][input])) {
                 measured = false;
                 break;
             }

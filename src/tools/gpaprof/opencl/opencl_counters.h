@@ -26,12 +26,29 @@ struct CounterSet {
     std::vector<uint32_t> enabled;   // catalog indices, in the order asked for
     std::vector<std::string> names;  // the .csv counter columns
     gpa::PassPlan plan;
+    // Counters of cl_codeplay_performance_counters (codeplay_counters.h), by name: hardware counters after
+    // gpaprof's own, in this order.
+    std::vector<std::string> extension;
 };
 
-// The counters asked for (names are case-insensitive); unknown ones are left out with a reason in *problems.
-CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vector<std::string>* problems);
+// A counter of cl_codeplay_performance_counters that a device offers (no OpenCL headers here).
+struct ExtensionCounter {
+    std::string name;
+    std::string category;
+    std::string description;
+    bool integer = false;  // an unsigned integer result
+};
 
-// Values of the enabled counters; `passValues[p][h]` is hardware counter h measured in pass p.
+// The names asked for that are not gpaprof's own OpenCL counters: candidates for the extension's.
+std::vector<std::string> ExtensionCounterNames(const std::vector<std::string>& requested);
+
+// The counters asked for (names are case-insensitive), gpaprof's own and those of `extension` (what the
+// devices offer); unknown ones are left out with a reason in *problems.
+CounterSet BuildCounterSet(const std::vector<std::string>& requested, std::vector<std::string>* problems,
+                           const std::vector<ExtensionCounter>& extension = {});
+
+// Values of the enabled counters; `passValues[p][h]` is hardware counter h measured in pass p (NaN or
+// missing: not measured, NA).
 std::vector<CounterValue> EvaluateCounters(const CounterSet& set, const std::vector<std::vector<double>>& passValues);
 
 }  // namespace gpaprof::ocl

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "tools/gpaprof/opencl/api_call.h"
+#include "tools/gpaprof/opencl/codeplay_counters.h"
 #include "tools/gpaprof/opencl/enqueue.h"
+#include "tools/gpaprof/opencl/opencl_counters.h"
 
 namespace gpaprof::ocl {
 namespace {
@@ -43,6 +45,12 @@ cl_uint ReferenceCount(cl_mem memory) {
 bool Profiled() {
     agent::Agent* agent = LayerState::Get().agent();
     return agent && (agent->config().trace || agent->config().counters);
+}
+
+// The --counters names that may be counters of cl_codeplay_performance_counters (none without -p).
+std::vector<std::string> WantedCodeplayCounters(agent::Agent* agent) {
+    if (!agent->config().counters) return {};
+    return ExtensionCounterNames(agent->config().counterNames);
 }
 
 void RememberMemory(cl_mem memory, cl_context context, cl_mem_flags flags, size_t size, cl_mem_object_type type) {
@@ -208,16 +216,26 @@ cl_command_queue CL_API_CALL CreateCommandQueue(cl_context context, cl_device_id
                                                 cl_command_queue_properties properties, cl_int* error) {
     TracedCall call(Api::clCreateCommandQueue);
     const bool force = Profiled() && !(properties & CL_QUEUE_PROFILING_ENABLE);
+    // --counters naming counters of cl_codeplay_performance_counters: the queue collects those its device offers.
+    const cl_queue_properties flags[] = {CL_QUEUE_PROPERTIES, properties | (force ? CL_QUEUE_PROFILING_ENABLE : 0), 0};
+    CodeplayQueueRequest codeplay;
+    const bool counting = call.agent() && codeplay.Prepare(device, flags, WantedCodeplayCounters(call.agent()));
+    bool counted = false;
     cl_int status = CL_SUCCESS;
     cl_command_queue ret = call.Run([&] {
-        cl_command_queue queue = Next().clCreateCommandQueue(
-            context, device, properties | (force ? CL_QUEUE_PROFILING_ENABLE : 0), &status);
+        cl_command_queue queue = nullptr;
+        if (counting) queue = Next().clCreateCommandQueueWithProperties(context, device, codeplay.Properties(), &status);
+        counted = queue != nullptr;
+        if (!queue) {
+            queue = Next().clCreateCommandQueue(context, device, properties | (force ? CL_QUEUE_PROFILING_ENABLE : 0),
+                                                &status);
+        }
         if (!queue && force) queue = Next().clCreateCommandQueue(context, device, properties, &status);
         return queue;
     });
     if (error) *error = status;
     if (ret && call.agent()) {
-        LayerState::Get().AddQueue(ret, force);
+        LayerState::Get().AddQueue(ret, force, counted ? codeplay.Enabled() : std::vector<cl_performance_counter_codeplay>{});
         if (force && !LayerState::Get().Queue(ret)->profiling) {
             call.agent()->Note("the device refused CL_QUEUE_PROFILING_ENABLE; commands of queue " + HandleText(ret) +
                                " have no device times");
@@ -251,15 +269,26 @@ cl_command_queue CL_API_CALL CreateCommandQueueWithProperties(cl_context context
         forced.push_back(CL_QUEUE_PROFILING_ENABLE);
     }
     forced.push_back(0);
+    // --counters naming counters of cl_codeplay_performance_counters: the queue collects those its device offers.
+    CodeplayQueueRequest codeplay;
+    const bool counting = call.agent() && codeplay.Prepare(device, force ? forced.data() : properties,
+                                                           WantedCodeplayCounters(call.agent()));
+    bool counted = false;
     cl_int status = CL_SUCCESS;
     cl_command_queue ret = call.Run([&] {
-        cl_command_queue queue = Next().clCreateCommandQueueWithProperties(
-            context, device, force ? forced.data() : properties, &status);
+        cl_command_queue queue = nullptr;
+        if (counting) queue = Next().clCreateCommandQueueWithProperties(context, device, codeplay.Properties(), &status);
+        counted = queue != nullptr;
+        if (!queue) {
+            queue = Next().clCreateCommandQueueWithProperties(context, device, force ? forced.data() : properties, &status);
+        }
         if (!queue && force) queue = Next().clCreateCommandQueueWithProperties(context, device, properties, &status);
         return queue;
     });
     if (error) *error = status;
-    if (ret && call.agent()) LayerState::Get().AddQueue(ret, force);
+    if (ret && call.agent()) {
+        LayerState::Get().AddQueue(ret, force, counted ? codeplay.Enabled() : std::vector<cl_performance_counter_codeplay>{});
+    }
     FINISH(HandleText(ret), .Handle(context).Handle(device).Properties64(EnumKind::QueueProperty, properties).OutError(error));
     return ret;
 }
