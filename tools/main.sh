@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 bash tools/install_deps.sh
 build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j "$(nproc)"
+# Only what the job runs: the GPA libraries, gpaprof with its parts, the sample (tools/test.sh builds everything).
+cmake --build "$build" -j "$(nproc)" --target opengpa_main_job
 
 outdir=${1:-out}
 mkdir -p "$outdir"

@@ -40,7 +40,15 @@ std::string LibraryDirectory() {
     const ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
     if (length <= 0) return "lib";
     executable[length] = '\0';
-    const std::string candidate = Directory(Directory(executable)) + "/lib";
+    std::string candidate = Directory(Directory(executable)) + "/lib";  // the build tree: bin/ and lib/
+#ifdef GPAPROF_INSTALLED_LIB_DIR
+    // Installed: GNUInstallDirs' library directory relative to bin/ (../lib/x86_64-linux-gnu on Debian's /usr).
+    const std::string installed = GPAPROF_INSTALLED_LIB_DIR;
+    const std::string installedCandidate =
+        installed.front() == '/' ? installed : Directory(executable) + "/" + installed;
+    if (!Readable(candidate + "/libgpaprof_agent.so") && Readable(installedCandidate + "/libgpaprof_agent.so"))
+        candidate = installedCandidate;
+#endif
     char resolved[PATH_MAX];
     return realpath(candidate.c_str(), resolved) ? std::string(resolved) : candidate;
 }

@@ -25,7 +25,8 @@ struct InjectionPart {
     std::string problem;    // why not, when unavailable
 };
 
-// Where gpaprof's libraries are: $GPAPROF_LIB_DIR, else <directory of the gpaprof executable>/../lib.
+// Where gpaprof's libraries are: $GPAPROF_LIB_DIR, else <directory of the gpaprof executable>/../lib (the
+// build tree), else the installed library directory relative to the executable (GPAPROF_INSTALLED_LIB_DIR).
 std::string LibraryDirectory();
 
 // The parts asked for (all when `apis` is empty), with what is missing.
