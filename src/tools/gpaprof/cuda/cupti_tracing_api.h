@@ -30,7 +30,9 @@ namespace gpaprof::cuda {
 // Optional: newer CUPTI only; each has a fallback.
 #define GPAPROF_CUPTI_OPTIONAL_FUNCTIONS(X)   \
     X(cuptiActivityRegisterTimestampCallback) \
-    X(cuptiActivityFlushPeriod)
+    X(cuptiActivityFlushPeriod)               \
+    X(cuptiGetContextId)                      \
+    X(cuptiGetStreamIdEx)
 
 #define GPAPROF_DRIVER_FUNCTIONS(X)                  \
     X(cuDeviceGet)                                   \
@@ -68,10 +70,7 @@ namespace gpaprof::cuda {
     X(cuLibraryGetGlobal)                   \
     X(cuCtxCreate_v4)                       \
     X(cuModuleLoadData)                     \
-    X(cuModuleGetFunction)                  \
-    X(cuEventCreate)                        \
-    X(cuEventRecord)                        \
-    X(cuStreamWaitEvent)
+    X(cuModuleGetFunction)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

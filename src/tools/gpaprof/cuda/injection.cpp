@@ -123,20 +123,6 @@ std::vector<OpenCall>& OpenCalls() { return g_openCalls.Get(); }
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
 thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
-bool IsDriverLaunch(uint32_t cbid) {
-    switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-            return true;
-        default:
-            return false;
-    }
-}
-
 // Driver calls that release memory a deferred replay may still restore.
 bool FreesReplayedMemory(uint32_t cbid) {
     switch (cbid) {
@@ -195,12 +181,6 @@ public:
 
     void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
     void OnBufferCompleted(uint8_t* buffer, size_t validSize);
-    // A kernel launch gpaprof issued itself (a replay pass): -t leaves its activity record out.
-    void NoteReplayLaunch(uint32_t correlationId) {
-        if (!trace_) return;
-        std::lock_guard<std::mutex> lock(enqueueMutex_);
-        replayLaunches_.insert(correlationId);
-    }
     // At every point the process may end from: the exit hooks gpaprof preloads (return from main, exit(),
     // _exit(), quick_exit(): before any thread_local or static object is destroyed), and atexit. The first
     // call writes everything pending and switches to exit mode: each later dispatch is written as it is
@@ -234,7 +214,9 @@ private:
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
                          uint64_t kernelHandle);
     void ForgetEnqueue(const OpenCall& call);
-    std::shared_ptr<PendingEnqueue> TakeEnqueue(uint32_t correlationId);
+    // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
+    // that class (a copy gpaprof made inside the application's launch call has that call's id).
+    std::shared_ptr<PendingEnqueue> TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass = {});
     // Commands of the application whose activity record has not come yet.
     size_t PendingEnqueues();
 
@@ -282,7 +264,6 @@ private:
     std::mutex enqueueMutex_;
     std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
-    std::unordered_set<uint32_t> replayLaunches_;   // -t with own replay: gpaprof's launches, not reported
     ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
     uint64_t ActivityNow() const {
         uint64_t now = 0;
@@ -306,17 +287,11 @@ CudaPart* CudaPart::instance_ = nullptr;
 
 void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     if (t_internal > 0) {
-        // gpaprof's own calls are not traced, but modules they load lazily are needed, and -t must recognise
-        // the kernels a replay launches.
+        // gpaprof's own calls are not traced, but modules they load lazily are needed. (-t tells the kernels
+        // gpaprof launches apart by their streams and contexts: LaunchReplayer::OwnsActivity.)
         if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
             (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
             if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
-        } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && IsDriverLaunch(cbid)) {
-            // Every kernel gpaprof launches is a replay: its activity record is not the application's.
-            const auto* callback = static_cast<const CUpti_CallbackData*>(data);
-            if (callback->callbackSite == CUPTI_API_ENTER) {
-                if (CudaPart* part = CudaPart::Get()) part->NoteReplayLaunch(callback->correlationId);
-            }
         }
         return;
     }
@@ -852,10 +827,11 @@ size_t CudaPart::PendingEnqueues() {
     return commands.size();
 }
 
-std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId) {
+std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass) {
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     auto found = enqueues_.find(correlationId);
     if (found == enqueues_.end()) return nullptr;
+    if (apiClass && found->second->apiClass != *apiClass) return nullptr;
     std::shared_ptr<PendingEnqueue> pending = found->second;
     for (uint32_t id : pending->ids) enqueues_.erase(id);  // one command per call
     return pending;
@@ -1125,8 +1101,8 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         std::lock_guard<std::mutex> lock(enqueueMutex_);
         const char* dropped = nullptr;
         // The id stays: a launch may be reported more than once.
-        if (replayLaunches_.count(kernel.correlationId)) {
-            dropped = "a launch of gpaprof's replay";
+        if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
+            dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
         } else if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
             dropped = "no application launch of that id, and it ran while gpaprof replayed";
         } else if (!replayedKernels_.insert(kernel.correlationId).second) {
@@ -1167,10 +1143,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
 }
 
 void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out) {
-    const std::shared_ptr<PendingEnqueue> call = TakeEnqueue(transfer.correlationId);
-    if (!call) return;  // a copy of a graph, or of a call that is not traced
-    const bool expected = transfer.isMemset ? call->apiClass == CudaApiClass::Memset : call->apiClass == CudaApiClass::Memcpy;
-    if (!expected) return;
+    if (replayer_ && replayer_->OwnsActivity(transfer.contextId, transfer.streamId)) return;  // gpaprof's restores
+    const std::shared_ptr<PendingEnqueue> call =
+        TakeEnqueue(transfer.correlationId, transfer.isMemset ? CudaApiClass::Memset : CudaApiClass::Memcpy);
+    if (!call) return;  // a copy of a graph, of a call that is not traced, or gpaprof's inside a launch call
     spool::CommandRecord command;
     command.part = "cuda";
     command.threadId = call->info.threadId;

@@ -60,10 +60,7 @@ L2Flush::L2Flush(const TracingApi* api) : api_(api) {
     if (const char* control = std::getenv("GPAPROF_CUDA_CACHE_CONTROL"); control && std::strcmp(control, "none") == 0) {
         enabled_ = false;
     }
-    if (!api_->cuCtxCreate_v4 || !api_->cuModuleLoadData || !api_->cuModuleGetFunction || !api_->cuEventCreate ||
-        !api_->cuEventRecord || !api_->cuStreamWaitEvent) {
-        enabled_ = false;
-    }
+    if (!api_->cuCtxCreate_v4 || !api_->cuModuleLoadData || !api_->cuModuleGetFunction) enabled_ = false;
 }
 
 std::string L2Flush::Describe(const char* call, CUresult result) const {
@@ -105,16 +102,17 @@ bool L2Flush::Prepare(CUdevice device, Device* state) {
     if (CUresult r = api_->cuStreamCreate(&state->stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
         return fail("cuStreamCreate", r);
     }
-    if (CUresult r = api_->cuEventCreate(&state->done, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS) {
-        return fail("cuEventCreate", r);
+    uint32_t id = 0;
+    if (api_->cuptiGetContextId && api_->cuptiGetContextId(state->own, &id) == CUPTI_SUCCESS) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cuptiContextIds_.insert(id);
     }
     CUcontext popped = nullptr;
     api_->cuCtxPopCurrent_v2(&popped);
     return true;
 }
 
-L2Flush::Device* L2Flush::DeviceOf(CUcontext context, std::string* why) {
-    (void)context;  // current: its device is the one asked for
+L2Flush::Device* L2Flush::CurrentDevice(std::string* why) {
     CUdevice device = 0;
     if (CUresult r = api_->cuCtxGetDevice(&device); r != CUDA_SUCCESS) {
         *why = Describe("cuCtxGetDevice", r);
@@ -129,23 +127,15 @@ L2Flush::Device* L2Flush::DeviceOf(CUcontext context, std::string* why) {
     return &it->second;
 }
 
-bool L2Flush::Enqueue(CUcontext context, CUstream stream, std::string* why) {
+bool L2Flush::Run(CUstream stream, std::string* why) {
     if (!enabled_) {
         *why = "off";
         return false;
     }
-    Device* device = DeviceOf(context, why);
+    Device* device = CurrentDevice(why);
     if (!device) return false;
-    CUevent& before = ready_[context];
-    if (!before) {
-        if (CUresult r = api_->cuEventCreate(&before, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS) {
-            before = nullptr;
-            *why = Describe("cuEventCreate", r);
-            return false;
-        }
-    }
-    if (CUresult r = api_->cuEventRecord(before, stream); r != CUDA_SUCCESS) {
-        *why = Describe("cuEventRecord", r);
+    if (CUresult r = api_->cuStreamSynchronize(stream); r != CUDA_SUCCESS) {
+        *why = Describe("cuStreamSynchronize", r);
         return false;
     }
     if (CUresult r = api_->cuCtxPushCurrent_v2(device->own); r != CUDA_SUCCESS) {
@@ -154,14 +144,10 @@ bool L2Flush::Enqueue(CUcontext context, CUstream stream, std::string* why) {
     }
     CUdeviceptr sink = device->buffer;
     void* parameters[] = {&device->buffer, &device->vectors, &sink};
-    CUresult r = api_->cuStreamWaitEvent(device->stream, before, 0);
-    if (r == CUDA_SUCCESS) {
-        r = api_->cuLaunchKernel(device->kernel, device->blocks, 1, 1, kThreads, 1, 1, 0, device->stream, parameters, nullptr);
-    }
-    if (r == CUDA_SUCCESS) r = api_->cuEventRecord(device->done, device->stream);
+    CUresult r = api_->cuLaunchKernel(device->kernel, device->blocks, 1, 1, kThreads, 1, 1, 0, device->stream, parameters, nullptr);
+    if (r == CUDA_SUCCESS) r = api_->cuStreamSynchronize(device->stream);
     CUcontext popped = nullptr;
     api_->cuCtxPopCurrent_v2(&popped);
-    if (r == CUDA_SUCCESS) r = api_->cuStreamWaitEvent(stream, device->done, 0);
     if (r != CUDA_SUCCESS) {
         *why = Describe("flushing the L2 cache", r);
         return false;
@@ -169,6 +155,9 @@ bool L2Flush::Enqueue(CUcontext context, CUstream stream, std::string* why) {
     return true;
 }
 
-void L2Flush::ContextDestroyed(CUcontext context) { ready_.erase(context); }
+bool L2Flush::OwnsContext(uint32_t cuptiContextId) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cuptiContextIds_.count(cuptiContextId) != 0;
+}
 
 }  // namespace gpaprof::cuda

@@ -3,14 +3,19 @@
 // saved or restored its memory starts with the L2 full of dirty lines of that copy, writes them back while it
 // runs and takes longer (a 64 MiB saxpy on an H100: 8% longer than ncu's figure; docs/gpaprof.md).
 //
-// How: a kernel of gpaprof's own reads a buffer of twice the L2's size, in a context of gpaprof's own on the
-// same device, so that no profiler of the application's context counts it; events order it after what the
-// application's stream holds and before what comes next there. GPAPROF_CUDA_CACHE_CONTROL=none turns it off.
+// How: once the application's stream has done what it holds, a kernel of gpaprof's own reads a buffer of twice
+// the L2's size, in a context of gpaprof's own on the same device, so that no profiler of the application's
+// context counts it, and is waited for. (Ordering it through events instead makes the driver put a wait kernel
+// of its own into the application's stream, which the range profiler then counts as a kernel.)
+// GPAPROF_CUDA_CACHE_CONTROL=none turns it off.
 #pragma once
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
@@ -24,12 +29,11 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
-    // Enqueues the flush on `stream` of `context`, which must be current; the caller marks the thread
-    // internal. False with the reason when it cannot (nothing was enqueued; later calls for the device fail
-    // at once).
-    bool Enqueue(CUcontext context, CUstream stream, std::string* why);
-    // The application's context is being destroyed: its event goes with it.
-    void ContextDestroyed(CUcontext context);
+    // Waits for `stream` of the current context, then flushes; the caller marks the thread internal. False
+    // with the reason when it cannot (later calls for the device fail at once).
+    bool Run(CUstream stream, std::string* why);
+    // Whether CUPTI's context id is one of gpaprof's flush contexts (its kernels are not the application's).
+    bool OwnsContext(uint32_t cuptiContextId) const;
 
 private:
     struct Device {
@@ -39,17 +43,17 @@ private:
         unsigned long long vectors = 0;  // 16-byte loads the kernel makes
         unsigned blocks = 0;
         CUstream stream = nullptr;
-        CUevent done = nullptr;
         std::string failure;  // why the device has no flush
     };
-    Device* DeviceOf(CUcontext context, std::string* why);
+    Device* CurrentDevice(std::string* why);
     bool Prepare(CUdevice device, Device* state);
     std::string Describe(const char* call, CUresult result) const;
 
     const TracingApi* api_;
     bool enabled_ = true;
     std::map<CUdevice, Device> devices_;
-    std::map<CUcontext, CUevent> ready_;  // per application context: what its stream held before the flush
+    mutable std::mutex mutex_;              // the ids are read by CUPTI's activity thread
+    std::set<uint32_t> cuptiContextIds_;
 };
 
 }  // namespace gpaprof::cuda

@@ -33,9 +33,34 @@ std::string LaunchReplayer::CannotReplay(const LaunchCall& launch) {
 
 std::shared_lock<std::shared_mutex> LaunchReplayer::ShareGate() { return std::shared_lock<std::shared_mutex>(gate_); }
 
+bool LaunchReplayer::ReplayStream(CUcontext context, CUstream* stream, std::string* why) {
+    CUstream& known = replayStreams_[context];
+    if (!known) {
+        if (const CUresult r = api_->cuStreamCreate(&known, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
+            known = nullptr;
+            *why = "creating a stream for the replay failed: " + Describe(r);
+            return false;
+        }
+        uint32_t id = 0;
+        if (api_->cuptiGetStreamIdEx && api_->cuptiGetStreamIdEx(context, known, 0, &id) == CUPTI_SUCCESS) {
+            std::lock_guard<std::mutex> lock(ownStreamsMutex_);
+            ownStreamIds_.insert(id);
+        }
+    }
+    *stream = known;
+    return true;
+}
+
+bool LaunchReplayer::OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamId) const {
+    if (flush_.OwnsContext(cuptiContextId)) return true;
+    std::lock_guard<std::mutex> lock(ownStreamsMutex_);
+    return ownStreamIds_.count(cuptiStreamId) != 0;
+}
+
 void LaunchReplayer::FlushCache(CUcontext context, CUstream stream) {
+    (void)context;  // current
     std::string why;
-    if (flush_.Enqueue(context, stream, &why) || why == "off" || !flushFailure_.empty()) return;
+    if (flush_.Run(stream, &why) || why == "off" || !flushFailure_.empty()) return;
     flushFailure_ = why;
     std::fprintf(stderr, "gpaprof: the L2 cache is not flushed before measured kernels (%s): durations of kernels "
                  "run right after gpaprof saved or restored memory may be longer\n", why.c_str());
@@ -174,8 +199,9 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
         return false;
     };
     current_ = launch;
-    stream_ = parameters->stream;
-    if (stream_ == nullptr && parameters->perThreadStream) stream_ = CU_STREAM_PER_THREAD;
+    // The passes run on gpaprof's stream (their kernels are told apart from the application's by it); the
+    // context is idle once saved, and the stream is waited for before the application's launch.
+    if (!ReplayStream(launch.context, &stream_, why)) return fail(*why);
     ResolveModuleData(launch.context, launch.function, parameters->function);
     const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
     if (!plan.unsafe.empty()) return fail(plan.unsafe);
@@ -388,7 +414,6 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
         shadows_.erase(found);
     }
     replayStreams_.erase(context);
-    flush_.ContextDestroyed(context);
     modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
@@ -411,14 +436,7 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
         statistics_.beginNs += NowNs() - start;
         return false;
     };
-    CUstream& stream = replayStreams_[context];
-    if (!stream) {
-        if (const CUresult r = api_->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
-            stream = nullptr;
-            return fail("creating a stream for the replay failed: " + Describe(r));
-        }
-    }
-    stream_ = stream;
+    if (!ReplayStream(context, &stream_, why)) return fail(*why);
     ResolveModuleData(context, nullptr, nullptr);
     const DeviceMemoryMap::SavePlan plan = memory_->Plan(context);
     if (!plan.unsafe.empty()) return fail(plan.unsafe);

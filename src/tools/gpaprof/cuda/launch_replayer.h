@@ -8,8 +8,11 @@
 //                       it was before (BeginBatchReplay / EndBatchReplay). CUPTI's start and stop of a pass
 //                       cost milliseconds, so they are paid per batch, not per dispatch.
 //   immediate (one)     inside the launch call: save, issue the launch again once per further pass with the
-//                       memory copied back before each, the application's launch last (Begin / End). Used
-//                       where a snapshot per dispatch does not fit or the arguments cannot be copied.
+//                       memory copied back before each, on gpaprof's stream, the application's launch last
+//                       (Begin / End). Used where a snapshot per dispatch does not fit or the arguments cannot
+//                       be copied.
+//
+// Every measured kernel starts from a clean L2 cache (l2_flush.h), as after a flush by ncu.
 //
 // While memory is put back, other threads' calls that write device memory wait (the gate), and replays begin
 // by waiting for the context's work, so that nothing else changes the memory being saved and restored.
@@ -21,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -118,6 +122,11 @@ public:
     // the L2 cache clean, as before every pass of a replay (l2_flush.h). The launch's context is current.
     void FlushCacheBefore(const LaunchCall& launch);
 
+    // Whether a kernel's activity record (CUPTI's context and stream ids) is of a kernel gpaprof ran: a replay
+    // pass (on gpaprof's streams) or a cache flush (in gpaprof's contexts). Correlation ids cannot say: a
+    // launch gpaprof makes inside the application's launch call gets that call's id. Any thread.
+    bool OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamId) const;
+
     // Called when gpaprof starts running kernels of its own (true) and when it is done (false): while it does,
     // no kernel of the application runs (-t tells its kernels apart by that, too).
     void SetReplayObserver(std::function<void(bool replaying)> observer) { observer_ = std::move(observer); }
@@ -146,6 +155,8 @@ private:
     std::string Describe(CUresult result) const;
     // After gpaprof saved or restored memory on `stream`, before the kernel that is measured next.
     void FlushCache(CUcontext context, CUstream stream);
+    // gpaprof's stream in `context`, made on first use.
+    bool ReplayStream(CUcontext context, CUstream* stream, std::string* why);
 
     const TracingApi* api_;
     DeviceMemoryMap* memory_;
@@ -168,6 +179,8 @@ private:
     uint64_t snapshotHeld_ = 0;
     uint64_t snapshotLimit_ = 0;
     std::map<CUcontext, CUstream> replayStreams_;
+    mutable std::mutex ownStreamsMutex_;
+    std::set<uint32_t> ownStreamIds_;  // CUPTI's ids of replayStreams_
     CUcontext batchContext_ = nullptr;
     std::function<void(bool)> observer_;
     L2Flush flush_;
