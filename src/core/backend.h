@@ -57,6 +57,14 @@ public:
     virtual const std::vector<DerivedCounterDefinition>& DerivedCounters() const = 0;
     virtual PassPlanner& Planner() = 0;
     virtual Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) = 0;
+    // A counter name that a context exposing hardware counters lacks (GPA_EnableCounterStr,
+    // GPA_DisableCounterStr, GPA_GetCounterIndex): a backend that can measure more than it lists (CUDA: every
+    // metric name ncu accepts) appends the counter to HardwareCounters(), has its planner take it and gives
+    // its index (or the index it already had). Otherwise GPA_STATUS_ERROR_NOT_FOUND with the reason, empty
+    // when the backend has nothing to add, as by default.
+    virtual Outcome AddHardwareCounter(const std::string& /*name*/, uint32_t* /*index*/) {
+        return Fail(GPA_STATUS_ERROR_NOT_FOUND, "");
+    }
     // OGPA_SetCommandList: the command list (Vulkan: a VkCommandBuffer) that the next samples record into.
     // APIs whose samples go to the queue or context given to GPA_OpenContext keep this refusal.
     virtual Outcome SetCommandList(void* /*commandList*/) {

@@ -13,6 +13,35 @@ Context::Context(void* apiHandle, std::shared_ptr<BackendContext> backend,
       device_(backend_->Device()),
       ring_(sessionBufferSize) {}
 
+Outcome Context::FindCounter(std::string_view name, uint32_t* index) {
+    if (const std::optional<uint32_t> found = catalog_->Find(name)) {
+        *index = *found;
+        return Outcome::Ok();
+    }
+    if (!catalog_->options().exposeHardware) return Fail(GPA_STATUS_ERROR_NOT_FOUND, "");
+    uint32_t hardware = 0;
+    if (Outcome added = backend_->AddHardwareCounter(std::string(name), &hardware); !added.ok()) {
+        return Fail(GPA_STATUS_ERROR_NOT_FOUND, added.reason());
+    }
+    const std::vector<HardwareCounter>& counters = backend_->HardwareCounters();
+    if (hardware >= counters.size()) {
+        return Fail(GPA_STATUS_ERROR_NOT_FOUND, "the backend added counter '" + std::string(name) +
+                                                    "' at a hardware index it does not have (an OpenGPA bug)");
+    }
+    if (const std::optional<uint32_t> found = catalog_->Find(counters[hardware].name)) {
+        *index = *found;  // the backend knew the name in another spelling
+        return Outcome::Ok();
+    }
+    // Sessions keep the catalog they began with (they read it without the runtime's lock): the context goes on
+    // with a grown copy, which shares the counters (and so the names already handed out) with it.
+    auto grown = std::make_shared<CounterCatalog>(*catalog_);
+    const std::optional<uint32_t> added = grown->AddHardware(counters[hardware], hardware);
+    if (!added) return Fail(GPA_STATUS_ERROR_NOT_FOUND, "counter '" + counters[hardware].name + "' could not be added");
+    catalog_ = std::move(grown);
+    *index = *added;
+    return Outcome::Ok();
+}
+
 bool Context::IsEnabled(uint32_t index) const {
     return std::find(enabled_.begin(), enabled_.end(), index) != enabled_.end();
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/backend.h"
@@ -23,6 +24,11 @@ public:
     const CounterCatalog& catalog() const { return *catalog_; }
     BackendContext& backend() { return *backend_; }
     const DeviceDescription& device() const { return device_; }
+
+    // The index of the counter named `name` (any letter case). On a context that exposes hardware counters, a
+    // name the catalog lacks may be one the backend adds (BackendContext::AddHardwareCounter); the catalog
+    // then holds it from now on. NOT_FOUND with the backend's reason (empty when it had none) otherwise.
+    Outcome FindCounter(std::string_view name, uint32_t* index);
 
     // Counter selection.
     const std::vector<uint32_t>& enabled() const { return enabled_; }

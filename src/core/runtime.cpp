@@ -53,6 +53,13 @@ private:
 
 std::string NullArgument(const char* name) { return std::string("the ") + name + " argument is NULL"; }
 
+// A name no counter of the context has; the backend's reason when it gave one (close names, what is wrong).
+Outcome CounterNotFound(const char* name, const Outcome& lookup) {
+    return Fail(GPA_STATUS_ERROR_NOT_FOUND,
+                std::string("no counter is named '") + name + "' on this device" +
+                    (lookup.reason().empty() ? "; GPA_GetCounterName lists the available ones" : ": " + lookup.reason()));
+}
+
 }  // namespace
 
 Runtime& Runtime::Instance() {
@@ -254,12 +261,7 @@ Outcome Runtime::GetCounterIndex(const char* name, gpa_uint32* index) {
     if (Outcome o = RequireContext(); !o.ok()) return o;
     if (name == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pCounter"));
     if (index == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pIndex"));
-    const std::optional<uint32_t> found = current_->catalog().Find(name);
-    if (!found) {
-        return Fail(GPA_STATUS_ERROR_NOT_FOUND, std::string("no counter is named '") + name +
-                                                    "' on this device; GPA_GetCounterName lists the available ones");
-    }
-    *index = *found;
+    if (Outcome found = current_->FindCounter(name, index); !found.ok()) return CounterNotFound(name, found);
     return Outcome::Ok();
 }
 
@@ -299,9 +301,9 @@ Outcome Runtime::EnableCounterStr(const char* name) {
     if (name == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pCounter"));
     if (Outcome o = RequireContext(); !o.ok()) return o;
     if (Outcome o = CheckNotSampling("enabled"); !o.ok()) return o;
-    const std::optional<uint32_t> index = current_->catalog().Find(name);
-    if (!index) return Fail(GPA_STATUS_ERROR_NOT_FOUND, std::string("no counter is named '") + name + "' on this device");
-    return SetEnabled(*index, true);
+    uint32_t index = 0;
+    if (Outcome found = current_->FindCounter(name, &index); !found.ok()) return CounterNotFound(name, found);
+    return SetEnabled(index, true);
 }
 
 Outcome Runtime::DisableCounterStr(const char* name) {
@@ -309,9 +311,9 @@ Outcome Runtime::DisableCounterStr(const char* name) {
     if (name == nullptr) return Fail(GPA_STATUS_ERROR_NULL_POINTER, NullArgument("pCounter"));
     if (Outcome o = RequireContext(); !o.ok()) return o;
     if (Outcome o = CheckNotSampling("disabled"); !o.ok()) return o;
-    const std::optional<uint32_t> index = current_->catalog().Find(name);
-    if (!index) return Fail(GPA_STATUS_ERROR_NOT_FOUND, std::string("no counter is named '") + name + "' on this device");
-    return SetEnabled(*index, false);
+    uint32_t index = 0;
+    if (Outcome found = current_->FindCounter(name, &index); !found.ok()) return CounterNotFound(name, found);
+    return SetEnabled(index, false);
 }
 
 Outcome Runtime::EnableAllCounters() {

@@ -15,6 +15,7 @@ std::string ToLower(std::string_view text) {
 CounterCatalog CounterCatalog::Build(const std::vector<HardwareCounter>& hardware,
                                      const std::vector<DerivedCounterDefinition>& derived, Options options) {
     CounterCatalog catalog;
+    catalog.options_ = options;
     std::unordered_map<std::string, uint32_t> hardwareByName;
     for (uint32_t i = 0; i < hardware.size(); ++i) hardwareByName.emplace(hardware[i].name, i);
 
@@ -54,20 +55,25 @@ CounterCatalog CounterCatalog::Build(const std::vector<HardwareCounter>& hardwar
     }
     if (options.exposeHardware) {
         for (uint32_t i = 0; i < hardware.size(); ++i) {
-            const HardwareCounter& raw = hardware[i];
-            if (catalog.Find(raw.name)) continue;  // a derived counter already uses this name
-            ExposedCounter counter;
-            counter.name = raw.name;
-            counter.group = raw.group;
-            counter.description = raw.description;
-            counter.type = raw.type;
-            counter.usage = raw.usage;
-            counter.hardware = {i};
-            counter.definition = raw.name;
-            catalog.Add(std::move(counter));
+            if (catalog.Find(hardware[i].name)) continue;  // a derived counter already uses this name
+            catalog.AddHardware(hardware[i], i);
         }
     }
     return catalog;
+}
+
+std::optional<uint32_t> CounterCatalog::AddHardware(const HardwareCounter& raw, uint32_t hardwareIndex) {
+    if (Find(raw.name)) return std::nullopt;
+    ExposedCounter counter;
+    counter.name = raw.name;
+    counter.group = raw.group;
+    counter.description = raw.description;
+    counter.type = raw.type;
+    counter.usage = raw.usage;
+    counter.hardware = {hardwareIndex};
+    counter.definition = raw.name;
+    Add(std::move(counter));
+    return static_cast<uint32_t>(counters_.size() - 1);
 }
 
 void CounterCatalog::Add(ExposedCounter counter) {
@@ -77,7 +83,7 @@ void CounterCatalog::Add(ExposedCounter counter) {
         return;
     }
     byLowerName_.emplace(key, static_cast<uint32_t>(counters_.size()));
-    counters_.push_back(std::move(counter));
+    counters_.push_back(std::make_shared<const ExposedCounter>(std::move(counter)));
 }
 
 std::optional<uint32_t> CounterCatalog::Find(std::string_view name) const {
@@ -87,7 +93,7 @@ std::optional<uint32_t> CounterCatalog::Find(std::string_view name) const {
 }
 
 double CounterCatalog::Evaluate(uint32_t index, std::span<const double> hardwareValues) const {
-    const ExposedCounter& counter = counters_.at(index);
+    const ExposedCounter& counter = at(index);
     if (counter.expression) return counter.expression->Evaluate(hardwareValues);
     const uint32_t hw = counter.hardware.front();
     return hw < hardwareValues.size() ? hardwareValues[hw] : 0.0;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,9 +44,17 @@ public:
     static CounterCatalog Build(const std::vector<HardwareCounter>& hardware,
                                 const std::vector<DerivedCounterDefinition>& derived, Options options);
 
+    const Options& options() const { return options_; }
+
+    // Exposes one more hardware counter (hardware counter index `hardwareIndex`) after the others; its index,
+    // or nullopt when a counter of that name (any letter case) is there already.
+    std::optional<uint32_t> AddHardware(const HardwareCounter& raw, uint32_t hardwareIndex);
+
     size_t size() const { return counters_.size(); }
-    const ExposedCounter& at(size_t index) const { return counters_.at(index); }
-    const std::vector<ExposedCounter>& counters() const { return counters_; }
+    const ExposedCounter& at(size_t index) const { return *counters_.at(index); }
+    auto counters() const {
+        return counters_ | std::views::transform([](const auto& counter) -> const ExposedCounter& { return *counter; });
+    }
 
     // Case-insensitive look-up by name.
     std::optional<uint32_t> Find(std::string_view name) const;
@@ -58,7 +68,10 @@ public:
 private:
     void Add(ExposedCounter counter);
 
-    std::vector<ExposedCounter> counters_;
+    Options options_;
+    // Shared and never changed: a copy of the catalog (one that grew by AddHardware) shares them, so the names
+    // and descriptions GPA hands out stay valid however the catalog grows.
+    std::vector<std::shared_ptr<const ExposedCounter>> counters_;
     std::vector<OmittedCounter> omitted_;
     std::unordered_map<std::string, uint32_t> byLowerName_;
 };

@@ -155,6 +155,31 @@ TEST(CounterCatalog, DerivedCounterWithoutHardwareInputs) {
     EXPECT_DOUBLE_EQ(catalog.Evaluate(0, std::vector<double>{}), 7);
 }
 
+TEST(CounterCatalog, AddHardwareExposesOneMoreInACopyThatSharesTheOthers) {
+    const CounterCatalog original = Build(true, true);
+    EXPECT_TRUE(original.options().exposeHardware);
+    CounterCatalog grown = original;
+    const std::optional<uint32_t> added =
+        grown.AddHardware({"hw.extra", "an extra counter", "blockC", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_RATIO}, 3);
+    ASSERT_TRUE(added);
+    EXPECT_EQ(*added, original.size());
+    EXPECT_EQ(grown.size(), original.size() + 1);
+    EXPECT_FALSE(original.Find("hw.extra"));
+    EXPECT_EQ(grown.Find("HW.EXTRA"), added);
+    const ExposedCounter& extra = grown.at(*added);
+    EXPECT_EQ(extra.group, "blockC");
+    EXPECT_EQ(extra.usage, GPA_USAGE_TYPE_RATIO);
+    EXPECT_EQ(extra.hardware, std::vector<uint32_t>{3});
+    EXPECT_EQ(extra.definition, "hw.extra");
+    const double values[] = {1, 2, 3, 42};
+    EXPECT_EQ(grown.Evaluate(*added, values), 42.0);
+    // The copy shares the counters: names handed out from one stay valid while the other lives.
+    EXPECT_EQ(grown.at(0).name.c_str(), original.at(0).name.c_str());
+    EXPECT_FALSE(grown.AddHardware({"HW.Extra", "again", "blockC", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_RATIO}, 4));
+    EXPECT_FALSE(grown.AddHardware({"busy", "a derived counter's name", "blockC", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_RATIO}, 4));
+    EXPECT_EQ(grown.size(), original.size() + 1);
+}
+
 TEST(CounterCatalog, AtOutOfRangeThrows) {
     const CounterCatalog catalog = Build(true, false);
     EXPECT_THROW(catalog.at(catalog.size()), std::out_of_range);

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "counters/consolidated_pass_planner.h"
+#include "counters/counter_catalog.h"
 
 namespace gpa::testing {
 
@@ -24,6 +25,9 @@ void DefaultCounters(ScriptedBackendConfig& c) {
     };
     c.blockOf = {0, 0, 1, 1, 2};
     c.maxPerBlock = {1, 2, 1};  // blockA counts one at a time: cycles and busy need two passes
+    c.addable = {{"hw.stalls.pct", "stalled cycles in percent", "blockA", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE}};
+    c.addableBlockOf = {0};     // shares blockA's one slot with hw.cycles and hw.busy
+    c.addRefusal = "the scripted device measures no such counter";
     c.derived = {
         {"GPUTime", "Timing", "Time in milliseconds.", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_MILLISECONDS, "hw.time_ns / 1e6"},
         {"Busy", "Timing", "Percentage busy.", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE, "100 * hw.busy / hw.cycles"},
@@ -92,7 +96,10 @@ public:
         : hardware_(gConfig.hardware),
           derived_(gConfig.derived),
           device_(gConfig.device),
-          planner_(BlockLimits(gConfig.blockOf, gConfig.maxPerBlock)) {}
+          blockOf_(gConfig.blockOf),
+          planner_([this](std::span<const uint32_t> counters) {
+              return BlockLimits(blockOf_, gConfig.maxPerBlock)(counters);  // blockOf_ grows with added counters
+          }) {}
     DeviceDescription Device() const override { return device_; }
     const std::vector<HardwareCounter>& HardwareCounters() const override { return hardware_; }
     const std::vector<DerivedCounterDefinition>& DerivedCounters() const override { return derived_; }
@@ -102,11 +109,28 @@ public:
         *session = std::make_unique<ScriptedSession>(plan);
         return Outcome::Ok();
     }
+    Outcome AddHardwareCounter(const std::string& name, uint32_t* index) override {
+        for (size_t a = 0; a < gConfig.addable.size(); ++a) {
+            if (ToLower(gConfig.addable[a].name) != ToLower(name)) continue;
+            for (uint32_t i = 0; i < hardware_.size(); ++i) {
+                if (hardware_[i].name == gConfig.addable[a].name) {
+                    *index = i;
+                    return Outcome::Ok();
+                }
+            }
+            hardware_.push_back(gConfig.addable[a]);
+            blockOf_.push_back(gConfig.addableBlockOf.at(a));
+            *index = static_cast<uint32_t>(hardware_.size() - 1);
+            return Outcome::Ok();
+        }
+        return Fail(GPA_STATUS_ERROR_NOT_FOUND, gConfig.addRefusal);
+    }
 
 private:
     std::vector<HardwareCounter> hardware_;
     std::vector<DerivedCounterDefinition> derived_;
     DeviceDescription device_;
+    std::vector<uint32_t> blockOf_;
     ConsolidatedPassPlanner planner_;
 };
 

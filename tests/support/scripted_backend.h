@@ -17,6 +17,11 @@ struct ScriptedBackendConfig {
     // Hardware counter i belongs to block blockOf[i]; a block counts at most maxPerBlock[block] per pass.
     std::vector<uint32_t> blockOf;
     std::vector<uint32_t> maxPerBlock;
+    // Counters the context does not list but adds when a name asks for one (BackendContext::AddHardwareCounter,
+    // any letter case), in block addableBlockOf[i]. Other names are refused with addRefusal as the reason.
+    std::vector<HardwareCounter> addable;
+    std::vector<uint32_t> addableBlockOf;
+    std::string addRefusal;
     DeviceDescription device{0x2335u, "Scripted Test Device"};
     // While false, sessions stay "in flight": IsReady answers false and WaitUntilReady blocks.
     std::atomic<bool> resultsReleased{true};
