@@ -1,0 +1,58 @@
+"""The API objects GPA_OpenContext takes, from what Python programs hold.
+
+OpenCL: a cl_command_queue created with profiling enabled, from pyopencl (``queue.int_ptr``) or as an int.
+CUDA: a CUcontext, from cuda-python (``cuda.bindings.driver.CUcontext``), as an int, or the calling thread's
+current context (``cuda_current_context()``: what PyTorch, CuPy and the CUDA runtime made current).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+
+def cuda_current_context() -> int:
+    """The CUcontext current on the calling thread (cuCtxGetCurrent), as an int.
+
+    PyTorch and CuPy make their device's primary context current once they used the device in this thread
+    (``torch.zeros(1, device="cuda")``, ``cupy.cuda.Device(0).use()``)."""
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError as error:
+        raise RuntimeError(f"the NVIDIA driver library libcuda.so.1 could not be loaded: {error}") from error
+    context = ctypes.c_void_p()
+    result = driver.cuCtxGetCurrent(ctypes.byref(context))
+    if result != 0:
+        raise RuntimeError(f"cuCtxGetCurrent failed with CUresult {result}: initialise CUDA first (cuInit), "
+                           "for example by using the device from PyTorch or CuPy")
+    if not context.value:
+        raise RuntimeError("no CUDA context is current on this thread: use the device first (for example "
+                           "torch.zeros(1, device='cuda') or cupy.cuda.Device(0).use()), or pass a CUcontext")
+    return int(context.value)
+
+
+def api_of(handle: Any) -> str | None:
+    """The GPA library ("CL" or "CUDA") an API object belongs to, or None for a plain int."""
+    kind = type(handle)
+    module = kind.__module__ or ""
+    if module.startswith("pyopencl") or hasattr(handle, "int_ptr"):
+        return "CL"
+    if kind.__name__ == "CUcontext" or module.startswith("cuda"):
+        return "CUDA"
+    return None
+
+
+def pointer_of(handle: Any) -> int:
+    """The address GPA_OpenContext takes for `handle`."""
+    if isinstance(handle, bool):
+        raise TypeError("an API object handle is not a bool")
+    if isinstance(handle, int):
+        if handle == 0:
+            raise ValueError("the API object handle is 0 (NULL)")
+        return handle
+    if hasattr(handle, "int_ptr"):  # pyopencl objects
+        return int(handle.int_ptr)
+    if type(handle).__name__ == "CUcontext":  # cuda-python: int() is the handle (getPtr() its storage)
+        return int(handle)
+    raise TypeError(f"cannot take a GPA API object from {type(handle).__name__}: pass a pyopencl CommandQueue, "
+                    "a cuda-python CUcontext, or the handle's address as an int")

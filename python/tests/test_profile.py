@@ -1,0 +1,157 @@
+"""opengpa.read_profile on files gpaprof writes in this test run, and the parsers on the documented layouts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import opengpa
+from opengpa import profile as profile_files
+
+APPLICATION = textwrap.dedent("""
+    import numpy, pyopencl as cl
+    context = cl.Context([cl.get_platforms()[0].get_devices()[0]])
+    queue = cl.CommandQueue(context)
+    program = cl.Program(context, "__kernel void scale(__global float* x) "
+                                  "{ size_t i = get_global_id(0); x[i] = 2.0f * x[i] + 1.0f; }").build()
+    host = numpy.ones(1 << 16, dtype=numpy.float32)
+    data = cl.Buffer(context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    for _ in range(5):
+        program.scale(queue, host.shape, (64,), data)
+    cl.enqueue_copy(queue, host, data)
+    queue.finish()
+    assert host[0] == 63.0, host[0]
+    print("application done")
+""")
+
+
+@pytest.fixture(scope="module")
+def profiled(tmp_path_factory: pytest.TempPathFactory, gpaprof: str) -> Path:
+    """gpaprof -t -p -O on a pyopencl program; the -o name of the files."""
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError:
+        pytest.skip("pyopencl is not installed: the profiled application uses it")
+    work = tmp_path_factory.mktemp("gpaprof")
+    script = work / "application.py"
+    script.write_text(APPLICATION)
+    run = subprocess.run([gpaprof, "-t", "-p", "-O", "-o", str(work / "run"), "--", sys.executable, str(script)],
+                         cwd=work, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "application done" in run.stdout
+    return work / "run"
+
+
+def test_read_profile_reads_what_gpaprof_wrote(profiled: Path) -> None:
+    profile = opengpa.read_profile(profiled)
+    dispatches = profile.dispatches
+    assert len(dispatches) == 5
+    assert profile.dispatches_header["API"] == "OpenCL"
+    assert dispatches["Method"].str.match(r"^scale__k\d+_").all()  # pyopencl makes a kernel object per launch
+    assert list(dispatches["ExecutionOrder"]) == [1, 2, 3, 4, 5]
+    assert (dispatches["Time"] > 0).all()
+    assert (dispatches["GPUTime"] > 0).all()
+    assert all(size == (64, 1, 1) for size in dispatches["WorkGroupSize"])
+    assert all(size == (1 << 16, 1, 1) for size in dispatches["GlobalWorkSize"])
+
+    calls = profile.api_calls
+    launches = calls[calls["function"] == "clEnqueueNDRangeKernel"]
+    assert len(launches) == 5
+    assert (launches["kernel_name"] == "scale").all()
+    assert (launches["end"] >= launches["start"]).all() and (launches["start"] > 0).all()
+    assert (launches["return_value"] == "CL_SUCCESS").all()
+    copies = calls[calls["function"].str.startswith("clEnqueueReadBuffer")]
+    assert (copies["transfer_size"] == 4 << 16).all() and len(copies) == 1
+    # The .csv's CallIndex is the launch's index in its thread's API trace.
+    assert sorted(dispatches["CallIndex"]) == sorted(launches["call_index"])
+
+    occupancy = profile.occupancy
+    assert len(occupancy) == 5
+    assert int(profile.occupancy_header["KernelCount"]) == 5
+    assert (occupancy["Kernel Name"] == "scale").all()
+    assert (occupancy["Work-group size"] == 64).all()
+
+
+def test_read_profile_takes_a_file_name_too(profiled: Path) -> None:
+    assert len(opengpa.read_profile(str(profiled) + ".csv").dispatches) == 5
+
+
+def test_read_profile_without_files_says_so(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no gpaprof files named"):
+        opengpa.read_profile(tmp_path / "nothing")
+
+
+# The CUDA part's layout, from docs/profiler_files.md (an H200 run); markers as gpaprof writes them.
+CUDA_ATP = """TraceFileVersion=3.2
+Application=/work/runtime_kernels
+Device NVIDIA H200 Platform Vendor = NVIDIA Corporation
+=====cuda API Trace Output=====
+1513
+3
+cudaSuccess = cudaMalloc ( [0x00007FD24C800000];4194304 )
+cudaSuccess = cudaMemcpy ( 0x00007FD24C800000;0x00007FD4695F7010;4194304;cudaMemcpyHostToDevice )
+cudaSuccess = cudaLaunchKernel ( 0x0000557E3E6E65B0;{4096,1,1};{256,1,1};0x00007FFDEB1E4660;0;NULL )
+=====cuda Timestamp Output=====
+1513
+3
+20   cudaMalloc       68370488587  68370586382
+31   cudaMemcpy       68370706978  68374083091  17  CUDA_MEMCPY_HTOD  0  0  68370831673  68371173626  7  0x0000000000000000  1  0x0000557E3D3FD470  NVIDIA_H200  4194304
+211  cudaLaunchKernel 68959132825  68986042130  1   CUDA_KERNEL       0  0  68960000000  68960100000  7  0x0000000000000000  1  0x0000557E3D3FD470  NVIDIA_H200  0x0000557E3E6E2F80  _Z9block_sumPfPKf {131072,1,1} {256,1,1}
+=====cuda Kernel Timestamp Output=====
+1
+_Z5saxpyPfPKffi   0x0000557E3E6E65B0   0   0   NVIDIA_H200   0x0000000000000000   7   0   CUDA_KERNEL   127   {grid={4096,1,1},block={256,1,1},registers=16}
+=====Perfmarker Output=====
+1513
+3
+clBeginPerfMarker solve&nbsp;step 68370000000 physics
+clBeginPerfMarker inner 68370000100 ""
+clEndPerfMarker 68370000200
+"""
+
+
+def test_parse_atp_of_the_cuda_layout() -> None:
+    atp = profile_files.parse_atp(CUDA_ATP)
+    assert atp.header["Application"] == "/work/runtime_kernels"
+    assert atp.header["Device NVIDIA H200 Platform Vendor"] == "NVIDIA Corporation"
+    malloc, memcpy, launch = atp.api_calls
+    assert malloc["function"] == "cudaMalloc" and malloc["command_name"] is None
+    assert malloc["arguments"] == "[0x00007FD24C800000];4194304" and malloc["return_value"] == "cudaSuccess"
+    assert memcpy["command_name"] == "CUDA_MEMCPY_HTOD" and memcpy["transfer_size"] == 4194304
+    assert memcpy["queue_id"] == 7 and memcpy["device"] == "NVIDIA_H200"
+    assert launch["kernel_name"] == "_Z9block_sumPfPKf" and launch["global_size"] == (131072, 1, 1)
+    assert launch["start"] == 68960000000 and launch["api_type"] == 211 and launch["thread_id"] == 1513
+    (kernel,) = atp.kernels
+    assert kernel["kernel_name"] == "_Z5saxpyPfPKffi" and kernel["packet_type"] == "CUDA_KERNEL"
+    assert kernel["packet_id"] == 127 and kernel["fields"] == "{grid={4096,1,1},block={256,1,1},registers=16}"
+    begin, inner, end = atp.markers
+    assert (begin["kind"], begin["name"], begin["group"], begin["time"]) == ("begin", "solve step", "physics", 68370000000)
+    assert inner["group"] == "" and end["kind"] == "end" and end["time"] == 68370000200
+
+
+def test_parse_csv_with_another_separator_and_na() -> None:
+    text = ("#ProfileFileVersion=3.0\n#API=OpenCL\n#ListSeparator=;\n"
+            "Method; ExecutionOrder; ThreadID; CallIndex; GlobalWorkSize; WorkGroupSize; Time; LocalMemSize; "
+            "VGPRs; SGPRs; ScratchRegs; KernelOccupancy; GPUTime\n"
+            "k__k1_CPU1; 1; 77; 4; {   1024       1       1}; NULL;         0.01000; 0; NA; NA; NA; NA;      0.01000\n")
+    table = profile_files.parse_csv(text)
+    (row,) = table.rows
+    assert row["Method"] == "k__k1_CPU1" and row["CallIndex"] == 4 and row["VGPRs"] is None
+    assert row["Time"] == pytest.approx(0.01) and row["WorkGroupSize"] == "NULL"
+    assert row["GlobalWorkSize"] == (1024, 1, 1)
+    assert table.columns[-1] == "GPUTime"
+
+
+def test_parse_csv_refuses_a_short_row() -> None:
+    with pytest.raises(ValueError, match="fields"):
+        profile_files.parse_csv("#ListSeparator=,\nMethod, Time\nk, 1, 2\n")
+
+
+def test_read_profile_without_pandas_says_what_to_use(monkeypatch: Any, profiled: Path) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="parse_csv"):
+        opengpa.read_profile(profiled)
