@@ -1,6 +1,7 @@
 // Everything OpenGPA offers for one NVIDIA chip, with or without a GPU present: the raw hardware counters
-// (every base metric, plus the other submetrics the GPA formulas read) and the GPA derived counters
-// chosen for the chip. The CUDA backend, gpa-counters and gpaprof build their counter lists from this.
+// (every base metric, plus the other submetrics the GPA formulas read, plus any other metric name ncu
+// accepts once it is asked for) and the GPA derived counters chosen for the chip. The CUDA backend,
+// gpa-counters and gpaprof build their counter lists from this.
 #pragma once
 
 #include <memory>
@@ -22,6 +23,16 @@ struct ChipCounters {
     std::vector<std::string> HardwareNames() const;
     // The counters exposed for the given GPA_OpenContext flags (the core's catalog, omissions included).
     CounterCatalog Catalog(bool exposeDerived, bool exposeHardware) const;
+
+    // Makes `name` a hardware counter when it is a metric name ncu accepts for the chip
+    // (MetricCatalog::Resolve) and `hardware` lacks it: appended, *added true. *index is its hardware counter
+    // index, also when it was there already (names compare case-insensitively, as GPA's do).
+    // GPA_STATUS_ERROR_NOT_FOUND with the reason otherwise; a name that looks like a GPA counter gets the close
+    // GPA names, or why the chip has no such counter.
+    Outcome AddMetric(const std::string& name, uint32_t* index, bool* added = nullptr);
+    // AddMetric for every name that is not a GPA counter (gpa-counters --counters); the first failure is
+    // "no counter is named '...' on <chip>: <reason>".
+    Outcome AddMetrics(const std::vector<std::string>& names);
 };
 
 // A pass plan for counters named as a user names them: GPA counters or raw metric names of `catalog`. The

@@ -38,6 +38,13 @@ Outcome CudaContext::Open(const CuptiApi& cupti, const DriverApi& driver, CUcont
     return Outcome::Ok();
 }
 
+Outcome CudaContext::AddHardwareCounter(const std::string& name, uint32_t* index) {
+    bool added = false;
+    if (Outcome o = counters_.AddMetric(name, index, &added); !o.ok()) return o;
+    if (added) planner_->AddHardwareName(counters_.hardware[*index].name);
+    return Outcome::Ok();
+}
+
 Outcome CudaContext::CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) {
     CuptiPassPlanner::Resolved resolved;
     if (Outcome o = planner_->Resolve(plan, &resolved); !o.ok()) return o;

@@ -26,6 +26,8 @@ public:
     const std::vector<DerivedCounterDefinition>& DerivedCounters() const override { return counters_.derived; }
     PassPlanner& Planner() override { return *planner_; }
     Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) override;
+    // Any metric name ncu accepts for the chip (ChipCounters::AddMetric), planned by CUPTI like the others.
+    Outcome AddHardwareCounter(const std::string& name, uint32_t* index) override;
 
     const std::string& chip() const { return chip_; }
 

@@ -224,21 +224,31 @@ CuptiPassPlanner::CuptiPassPlanner(const CuptiApi& api, std::string chip, std::v
     : api_(api),
       chip_(std::move(chip)),
       availability_(std::move(availability)),
-      hardwareNames_(std::move(hardwareNames)),
-      options_(options) {
+      options_(options),
+      hardwareNames_(std::move(hardwareNames)) {
     for (uint32_t i = 0; i < hardwareNames_.size(); ++i) indexOf_.emplace(hardwareNames_[i], i);
+}
+
+void CuptiPassPlanner::AddHardwareName(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    indexOf_.emplace(name, static_cast<uint32_t>(hardwareNames_.size()));
+    hardwareNames_.push_back(name);
 }
 
 Outcome CuptiPassPlanner::PlanIndices(const std::vector<uint32_t>& counters, Resolved* resolved) {
     std::vector<std::string> names;
     names.reserve(counters.size());
-    for (uint32_t index : counters) {
-        if (index >= hardwareNames_.size()) return Fail(GPA_STATUS_ERROR_FAILED, "hardware counter index out of range");
-        names.push_back(hardwareNames_[index]);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (uint32_t index : counters) {
+            if (index >= hardwareNames_.size()) return Fail(GPA_STATUS_ERROR_FAILED, "hardware counter index out of range");
+            names.push_back(hardwareNames_[index]);
+        }
     }
     auto plan = std::make_shared<MetricPlan>();
     if (Outcome o = PlanMetrics(api_, chip_, availability_, names, plan.get(), options_); !o.ok()) return o;
     resolved->groupCounters.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
     for (const ConfigGroup& group : plan->groups) {
         std::vector<uint32_t> indices;
         for (const std::string& metric : group.metrics) indices.push_back(indexOf_.at(metric));

@@ -74,16 +74,19 @@ public:
 
     const std::string& chip() const { return chip_; }
 
+    // A hardware counter the context appended after construction (a metric name resolved on demand).
+    void AddHardwareName(const std::string& name);
+
 private:
     Outcome PlanIndices(const std::vector<uint32_t>& counters, Resolved* resolved);
 
     const CuptiApi& api_;
     const std::string chip_;
     const std::vector<uint8_t> availability_;
-    const std::vector<std::string> hardwareNames_;
     const PlannerOptions options_;
+    std::mutex mutex_;  // guards what follows
+    std::vector<std::string> hardwareNames_;
     std::unordered_map<std::string, uint32_t> indexOf_;
-    std::mutex mutex_;
     std::map<std::vector<uint32_t>, Resolved> cache_;  // by PassPlan::hardwareCounters
 };
 

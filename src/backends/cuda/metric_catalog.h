@@ -8,6 +8,9 @@
 // Base metrics that CUPTI also lists under a configuration prefix ("FE_B.TriageCompute.gr__cycles_active")
 // appear once, under the plain name; prefixed metrics with no plain twin keep their full name, when CUPTI
 // accepts them in a configuration.
+//
+// Every other name ncu accepts for the chip (the base metric with any submetric CUPTI lists for its type,
+// metric_names.h) is resolved on demand by Resolve, checked by CUPTI, and becomes a hardware counter too.
 #pragma once
 
 #include <memory>
@@ -40,23 +43,45 @@ public:
     const std::vector<MetricInfo>& metrics() const { return metrics_; }
     const MetricInfo* Find(const std::string& rawName) const;
 
-    // A hardware counter for any full metric name CUPTI knows (base name plus rollup/submetric, e.g.
-    // "l1tex__cycles_active.max"); NOT_FOUND when CUPTI does not know the name.
-    Outcome Describe(const std::string& fullName, HardwareCounter* counter) const;
+    // A hardware counter for any metric name ncu accepts for the chip: a raw counter's name, or a base metric
+    // with a submetric CUPTI lists for it ("sm__warps_active.avg.pct_of_peak_sustained_active",
+    // "lts__t_sector_hit_rate.pct"), in any letter case (the counter gets CUPTI's spelling). The name must
+    // also be one CUPTI accepts in a configuration (on a device: one the device can collect now).
+    // GPA_STATUS_ERROR_NOT_FOUND with the reason otherwise: an unknown base metric (with close names), a base
+    // metric without a submetric or with one its type lacks (with the submetrics it has), CUPTI's refusal.
+    Outcome Resolve(const std::string& name, HardwareCounter* counter) const;
+
+    // The submetrics CUPTI lists for a base metric (".sum", ".avg.per_second", ".pct", ...); empty when CUPTI
+    // knows no such base metric.
+    std::vector<std::string> Submetrics(const std::string& baseName) const;
 
     // Every base metric as a raw counter, followed by `extraNames` (other submetrics that derived counters
-    // read) that are not raw counters already. Extra names CUPTI does not know are skipped and returned in
-    // *unknown, so that the derived counters using them are omitted with a reason.
+    // read, names users asked for) that are not raw counters already, resolved as Resolve does. Names that do
+    // not resolve are skipped and returned in *unknown, so that the derived counters using them are omitted
+    // with a reason.
     std::vector<HardwareCounter> HardwareCounters(const std::vector<std::string>& extraNames,
                                                   std::vector<std::string>* unknown) const;
 
 private:
-    explicit MetricCatalog(std::unique_ptr<HostObject> host) : host_(std::move(host)) {}
+    struct BaseMetric {
+        std::string name;  // CUPTI's spelling
+        CUpti_MetricType type = CUPTI_METRIC_TYPE_COUNTER;
+    };
+    MetricCatalog(std::unique_ptr<HostObject> host, std::vector<uint8_t> availability)
+        : host_(std::move(host)), availability_(std::move(availability)) {}
     HardwareCounter ToCounter(const MetricInfo& metric) const;
+    const BaseMetric* FindBase(const std::string& name) const;
+    // Resolve; `explain` adds close names to a refusal (it reads every base name: not for bulk look-ups).
+    Outcome Resolve(const std::string& name, HardwareCounter* counter, bool explain) const;
+    Outcome NotAMetric(const std::string& name, bool explain) const;
+    Outcome Describe(const std::string& fullName, const BaseMetric& base, const std::string& submetric,
+                     HardwareCounter* counter) const;
 
-    std::unique_ptr<HostObject> host_;  // kept for Describe
+    std::unique_ptr<HostObject> host_;  // kept for Resolve
+    const std::vector<uint8_t> availability_;
     std::vector<MetricInfo> metrics_;
     std::unordered_map<std::string, size_t> byRawName_;
+    std::unordered_map<std::string, BaseMetric> basesByLowerName_;  // every base metric CUPTI lists
 };
 
 // The raw counter name of a base metric of the given kind.

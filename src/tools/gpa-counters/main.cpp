@@ -12,6 +12,7 @@
 #include "backends/cuda/cupti_host.h"
 #include "backends/cuda/device_identity.h"
 #include "backends/cuda/gpa_compute_counters.h"
+#include "backends/cuda/metric_names.h"
 #include "backends/cuda/range_profiler.h"
 #include "core/enum_strings.h"
 
@@ -34,11 +35,13 @@ Which chip:
 What to show (default: the GPA counters):
   (nothing)          the GPA counters: group, name, type, usage and the passes each needs alone
   --hardware         the raw NVIDIA metrics (what GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT exposes),
-                     grouped by hardware unit
+                     grouped by hardware unit, each under one name; every other name ncu accepts
+                     (another submetric of the same base metric) is accepted too
   --groups           the counter groups and how many counters each holds
-  --counters A,B,C   plan these counters (GPA names such as GPUTime, or raw metric names such as
-                     dram__bytes_read.sum): the NVIDIA metrics they read, the CUPTI configurations and
-                     their passes; the last line is "passes: N", the value GPA_GetPassCount reports
+  --counters A,B,C   plan these counters (GPA names such as GPUTime, or NVIDIA metric names as ncu takes
+                     them: dram__bytes_read.sum, sm__warps_active.avg.pct_of_peak_sustained_active,
+                     lts__t_sector_hit_rate.pct): the NVIDIA metrics they read, the CUPTI configurations
+                     and their passes; the last line is "passes: N", the value GPA_GetPassCount reports
   --all              plan every GPA counter together (like GPA_EnableAllCounters)
   --list-chips       the chips this CUPTI can plan for
   --verbose          also print descriptions and formulas
@@ -47,6 +50,7 @@ What to show (default: the GPA counters):
 Examples:
   gpa-counters --chip GH100
   gpa-counters --chip GH100 --counters GPUTime,FetchSize,L2CacheHit
+  gpa-counters --chip GH100 --counters sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct
   gpa-counters --chip GA100 --hardware --verbose
 )";
 
@@ -136,9 +140,34 @@ void PrintGpaCounters(const cuda::CuptiApi& cupti, const cuda::ChipCounters& chi
     }
 }
 
+// How the names of the listing extend to every name ncu takes, from CUPTI's submetric lists for one metric of
+// each type on this chip.
+void PrintSubmetricNames(const cuda::ChipCounters& chip) {
+    std::printf("Each metric is listed under one name. Every name ncu accepts for %s is accepted too (--counters,\n"
+                "GPA_EnableCounterStr with GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT, gpaprof --counters): the base\n"
+                "metric (the name before its submetric) followed by any submetric of its type:\n",
+                chip.metrics->chip().c_str());
+    const std::pair<cuda::MetricKind, const char*> kinds[] = {
+        {cuda::MetricKind::Counter, "counters   "}, {cuda::MetricKind::Ratio, "ratios     "},
+        {cuda::MetricKind::Throughput, "throughputs"}};
+    for (const auto& [kind, label] : kinds) {
+        for (const cuda::MetricInfo& metric : chip.metrics->metrics()) {
+            if (metric.kind != kind) continue;
+            const std::vector<std::string> submetrics = chip.metrics->Submetrics(metric.baseName);
+            if (submetrics.empty()) continue;
+            std::printf("  %s (listed as %s): %s\n", label, cuda::RawCounterName("<metric>", kind).c_str(),
+                        cuda::SummarizeSubmetrics(submetrics).c_str());
+            break;
+        }
+    }
+    std::printf("  e.g. sm__warps_active.avg.pct_of_peak_sustained_active, lts__t_sector_hit_rate.pct,\n"
+                "  dram__throughput.avg.pct_of_peak_sustained_elapsed; names are checked by CUPTI when asked for.\n\n");
+}
+
 void PrintHardware(const cuda::ChipCounters& chip, bool verbose) {
     std::map<std::string, std::vector<const gpa::HardwareCounter*>> byUnit;
     for (const gpa::HardwareCounter& counter : chip.hardware) byUnit[counter.group].push_back(&counter);
+    PrintSubmetricNames(chip);
     std::printf("%zu raw NVIDIA metrics on %s, by hardware unit\n", chip.hardware.size(), chip.metrics->chip().c_str());
     for (const auto& [unit, counters] : byUnit) {
         std::printf("\n[%s] %zu metrics\n", unit.c_str(), counters.size());
@@ -249,6 +278,8 @@ int main(int argc, char** argv) {
     if (Outcome o = cuda::BuildChipCounters(*cupti, chipName, availability, &chip); !o.ok()) return Failed(o);
 
     if (!options.counters.empty() || options.all) {
+        // NVIDIA metric names beyond the listed ones become hardware counters first, as GPA_EnableCounterStr does.
+        if (Outcome o = chip.AddMetrics(options.counters); !o.ok()) return Failed(o);
         const gpa::CounterCatalog catalog = chip.Catalog(true, true);
         std::vector<std::string> names = options.counters;
         if (options.all) {

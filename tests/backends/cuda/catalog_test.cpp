@@ -171,14 +171,14 @@ TEST(ChipCatalog, EveryChipCuptiSupportsBuildsAndOmitsOnlyWhatItLacks) {
     EXPECT_GE(built, chips.size() - 2);
 }
 
-TEST(ChipCatalog, DescribeRefusesNamesCuptiDoesNotKnow) {
+TEST(ChipCatalog, ResolveRefusesNamesCuptiDoesNotKnow) {
     OPENGPA_REQUIRE_CUPTI(api);
     std::unique_ptr<MetricCatalog> catalog;
     ASSERT_TRUE(MetricCatalog::Load(*api, "GH100", {}, &catalog).ok());
     HardwareCounter counter;
-    EXPECT_EQ(catalog->Describe("dram__bytes_read.bogus", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
-    EXPECT_EQ(catalog->Describe("no_such__metric.sum", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
-    EXPECT_TRUE(catalog->Describe("sm__cycles_active.avg", &counter).ok());
+    EXPECT_EQ(catalog->Resolve("dram__bytes_read.bogus", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
+    EXPECT_EQ(catalog->Resolve("no_such__metric.sum", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
+    EXPECT_TRUE(catalog->Resolve("sm__cycles_active.avg", &counter).ok());
 }
 
 TEST(ChipCatalog, UnknownChipSaysWhichChipsExist) {

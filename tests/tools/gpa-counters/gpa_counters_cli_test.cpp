@@ -115,6 +115,67 @@ TEST(GpaCountersCli, PlansGpaAndRawCountersAndEndsWithThePassCount) {
     EXPECT_NE(interconnect.output.find("configuration 2"), std::string::npos) << interconnect.output;
 }
 
+TEST(GpaCountersCli, PlansNcuMetricNamesWithThePassCountOfTheLibrary) {
+    REQUIRE_CUPTI();
+    const gpa::cuda::CuptiApi* api = nullptr;
+    ASSERT_TRUE(gpa::cuda::LoadCupti(&api).ok());
+    const std::vector<std::vector<std::string>> sets = {
+        {"sm__warps_active.avg.pct_of_peak_sustained_active"},
+        {"lts__t_sector_hit_rate.pct"},
+        {"dram__throughput.avg.pct_of_peak_sustained_elapsed"},
+        {"GPUTime", "sm__warps_active.avg.pct_of_peak_sustained_active", "lts__t_sector_hit_rate.pct",
+         "dram__throughput.avg.pct_of_peak_sustained_elapsed", "smsp__inst_executed.sum.per_cycle_active"},
+        {"L2CacheHit", "LTS__T_SECTOR_HIT_RATE.RATIO", "dram__bytes_read.sum.per_second"},
+    };
+    for (const auto& set : sets) {
+        std::string list;
+        for (const std::string& name : set) list += (list.empty() ? "" : ",") + name;
+        const CliRun run = Cli("--chip GH100 --counters " + list);
+        ASSERT_EQ(run.status, 0) << run.output;
+        gpa::cuda::ChipCounters chip;
+        ASSERT_TRUE(gpa::cuda::BuildChipCounters(*api, "GH100", {}, &chip).ok());
+        ASSERT_TRUE(chip.AddMetrics(set).ok());
+        const gpa::CounterCatalog catalog = chip.Catalog(true, true);
+        gpa::cuda::CounterPlan plan;
+        ASSERT_TRUE(gpa::cuda::PlanCounters(*api, chip, catalog, set, {}, &plan).ok());
+        EXPECT_EQ(Passes(run.output), static_cast<int>(plan.plan.passCount)) << list;
+        for (const std::string& metric : plan.metrics) EXPECT_NE(run.output.find("  " + metric + "\n"), std::string::npos) << metric;
+    }
+    // CUPTI's spelling whatever the letter case asked for.
+    const CliRun upper = Cli("--chip GH100 --counters SM__WARPS_ACTIVE.AVG.PCT_OF_PEAK_SUSTAINED_ACTIVE");
+    EXPECT_EQ(upper.status, 0) << upper.output;
+    EXPECT_NE(upper.output.find("  sm__warps_active.avg.pct_of_peak_sustained_active\n"), std::string::npos) << upper.output;
+}
+
+TEST(GpaCountersCli, HardwareListingSaysWhichOtherNamesAreAccepted) {
+    REQUIRE_CUPTI();
+    const CliRun run = Cli("--chip GH100 --hardware");
+    EXPECT_EQ(run.status, 0);
+    for (const char* text : {"Every name ncu accepts for GH100 is accepted too",
+                             "(listed as <metric>.sum): .sum .avg .min .max, each alone or followed by one of",
+                             ".per_cycle_active", "(listed as <metric>.ratio): .max_rate .pct .ratio",
+                             "(listed as <metric>.avg.pct_of_peak_sustained_elapsed): .sum .avg .min .max, each followed by one of"}) {
+        EXPECT_NE(run.output.find(text), std::string::npos) << text;
+    }
+}
+
+TEST(GpaCountersCli, BadMetricNamesSayWhatIsWrong) {
+    REQUIRE_CUPTI();
+    const std::pair<const char*, const char*> cases[] = {
+        {"sm__warps_active.avg.pct", "did you mean sm__warps_active.avg.pct_of_peak_sustained_active"},
+        {"lts__t_sector_hit_rate.avg", "is not a submetric of lts__t_sector_hit_rate (a ratio metric)"},
+        {"dram__throughput", "is a base metric (a throughput) and names no value"},
+        {"sm__warps_activ.avg", "did you mean sm__warps_active"},
+        {"GPUTme", "did you mean GPUTime?"},
+    };
+    for (const auto& [name, reason] : cases) {
+        const CliRun run = Cli(std::string("--chip GH100 --counters GPUTime,") + name);
+        EXPECT_EQ(run.status, 1) << name;
+        EXPECT_NE(run.output.find(std::string("no counter is named '") + name + "' on GH100: "), std::string::npos) << run.output;
+        EXPECT_NE(run.output.find(reason), std::string::npos) << run.output;
+    }
+}
+
 TEST(GpaCountersCli, PlansEveryGpaCounterTogether) {
     REQUIRE_CUPTI();
     const CliRun run = Cli("--chip GH100 --all");
