@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build libgtest-dev pocl-opencl-icd ocl-icd-opencl-dev ocl-icd-libopencl1
           opencl-headers clinfo python3 chromium
-          libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers)
+          libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
+          pkgconf python3-venv python3-pyopencl python3-numpy python3-pandas python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
