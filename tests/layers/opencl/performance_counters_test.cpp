@@ -685,6 +685,91 @@ TEST_F(PerformanceCounters, ResultsAreNotAvailableUntilTheCommandCompleted) {
     for (cl_event event : {gate, kernel, marker}) clReleaseEvent(event);
 }
 
+TEST_F(PerformanceCounters, InvalidHandlesGetTheDriversErrors) {
+    size_t size = 0;
+    EXPECT_EQ(clGetDeviceInfo(nullptr, CL_DEVICE_PERFORMANCE_COUNTERS_CODEPLAY, 0, nullptr, &size), CL_INVALID_DEVICE);
+    Result result;
+    EXPECT_EQ(clGetEventProfilingInfo(nullptr, CL_PROFILING_COMMAND_PERFORMANCE_COUNTERS_CODEPLAY, sizeof result, &result,
+                                      nullptr),
+              CL_INVALID_EVENT);
+    cl_performance_counter_desc_codeplay desc{counters_.at(0).info.uuid, nullptr};
+    cl_performance_counter_config_codeplay config{1, &desc};
+    const cl_queue_properties properties[] = {CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY,
+                                              reinterpret_cast<cl_queue_properties>(&config), 0};
+    cl_int error = CL_SUCCESS;
+    EXPECT_EQ(createQueue_(context_, nullptr, properties, &error), nullptr);
+    EXPECT_EQ(error, CL_INVALID_DEVICE);
+}
+
+// A command that terminated abnormally (its wait list failed) has no results.
+TEST_F(PerformanceCounters, FailedCommandsHaveNoResults) {
+    const std::vector<cl_uint> uuids = AllUuids();
+    cl_command_queue queue = CountingQueue(uuids, CL_QUEUE_PROFILING_ENABLE);
+    ASSERT_NE(queue, nullptr);
+    cl_mem buffer = Buffer(64);
+    cl_int error = CL_SUCCESS;
+    cl_event failing = clCreateUserEvent(context_, &error);
+    const int zero = 0;
+    cl_event fill = nullptr;
+    ASSERT_EQ(clEnqueueFillBuffer(queue, buffer, &zero, sizeof zero, 0, 64, 1, &failing, &fill), CL_SUCCESS);
+    clFlush(queue);
+    clSetUserEventStatus(failing, -1);
+    clWaitForEvents(1, &fill);  // fails: the command terminated
+    cl_int status = CL_COMPLETE;
+    ASSERT_EQ(clGetEventInfo(fill, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+    Result results[32];
+    const cl_int answer = clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_PERFORMANCE_COUNTERS_CODEPLAY,
+                                                  uuids.size() * sizeof(Result), results, nullptr);
+    if (status < 0) {
+        EXPECT_EQ(answer, CL_PROFILING_INFO_NOT_AVAILABLE);
+    } else {
+        std::printf("the driver ran the command although its wait list failed (status %d)\n", status);
+        EXPECT_EQ(answer, CL_SUCCESS);
+    }
+    clReleaseEvent(fill);
+    clReleaseEvent(failing);
+}
+
+// A command enqueued through another extension's function (here a command buffer of cl_khr_command_buffer)
+// on a queue with counters: the layer does not follow it, so it has no results.
+TEST_F(PerformanceCounters, CommandsOfOtherExtensionsHaveNoResults) {
+    char extensions[16384] = "";
+    clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, nullptr);
+    if (!Extension(extensions, "cl_khr_command_buffer")) GTEST_SKIP() << "the device has no cl_khr_command_buffer";
+    using Create = void* (*)(cl_uint, const cl_command_queue*, const cl_ulong*, cl_int*);
+    using Barrier = cl_int (*)(void*, cl_command_queue, cl_uint, const cl_uint*, cl_uint*, void*);
+    using Finalize = cl_int (*)(void*);
+    using Enqueue = cl_int (*)(cl_uint, cl_command_queue*, void*, cl_uint, const cl_event*, cl_event*);
+    auto create = reinterpret_cast<Create>(clGetExtensionFunctionAddressForPlatform(platform_, "clCreateCommandBufferKHR"));
+    auto barrier = reinterpret_cast<Barrier>(
+        clGetExtensionFunctionAddressForPlatform(platform_, "clCommandBarrierWithWaitListKHR"));
+    auto finalize = reinterpret_cast<Finalize>(
+        clGetExtensionFunctionAddressForPlatform(platform_, "clFinalizeCommandBufferKHR"));
+    auto enqueue = reinterpret_cast<Enqueue>(
+        clGetExtensionFunctionAddressForPlatform(platform_, "clEnqueueCommandBufferKHR"));
+    auto release = reinterpret_cast<Finalize>(clGetExtensionFunctionAddressForPlatform(platform_, "clReleaseCommandBufferKHR"));
+    if (!create || !barrier || !finalize || !enqueue || !release) GTEST_SKIP() << "cl_khr_command_buffer entry points missing";
+    const std::vector<cl_uint> uuids = AllUuids();
+    cl_command_queue queue = CountingQueue(uuids, CL_QUEUE_PROFILING_ENABLE);
+    ASSERT_NE(queue, nullptr);
+    cl_int error = CL_SUCCESS;
+    void* buffer = create(1, &queue, nullptr, &error);
+    if (!buffer) GTEST_SKIP() << "clCreateCommandBufferKHR refuses this queue: " << error;
+    cl_event event = nullptr;
+    if (barrier(buffer, nullptr, 0, nullptr, nullptr, nullptr) != CL_SUCCESS || finalize(buffer) != CL_SUCCESS ||
+        enqueue(0, nullptr, buffer, 0, nullptr, &event) != CL_SUCCESS) {
+        release(buffer);
+        GTEST_SKIP() << "the driver's command buffers do not run here";
+    }
+    ASSERT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+    Result result;
+    EXPECT_EQ(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_PERFORMANCE_COUNTERS_CODEPLAY, sizeof result, &result,
+                                      nullptr),
+              CL_PROFILING_INFO_NOT_AVAILABLE);
+    clReleaseEvent(event);
+    release(buffer);
+}
+
 // Counters need the device's timestamps, so the queue gets profiling from the layer; an application that
 // did not ask for it still sees a queue without it.
 TEST_F(PerformanceCounters, QueueWithoutProfilingKeepsAnsweringAsOne) {
