@@ -117,27 +117,44 @@ cl_int CommandTracker::Enqueue(const std::shared_ptr<CountedQueue>& queue, const
     return status;
 }
 
+void* CommandTracker::CallbackData(const std::shared_ptr<CommandRecord>& record) {
+    auto* data = new RecordHandle(record);
+    std::lock_guard<std::mutex> lock(mutex_);
+    callbackData_.insert(data);
+    return data;
+}
+
+std::shared_ptr<CommandRecord> CommandTracker::TakeCallbackData(void* data) {
+    auto* handle = static_cast<RecordHandle*>(data);
+    const RecordHandle record = *handle;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        callbackData_.erase(handle);
+    }
+    delete handle;
+    return record;
+}
+
 void CommandTracker::Follow(const std::shared_ptr<CommandRecord>& record, bool wantsStart) {
     const CountedQueue& queue = *record->queue;
     if (wantsStart) {
-        auto* data = new RecordHandle(record);
+        void* data = CallbackData(record);
         if (Next().clSetEventCallback(record->event, CL_RUNNING, &OnRunning, data) != CL_SUCCESS) {
             // A driver without CL_RUNNING callbacks (OpenCL 1.x): the span starts before the command can run.
-            delete data;
+            TakeCallbackData(data);
             SpanSnapshot start = queue.device->sampler.TakeSpan(queue.mask);
             std::lock_guard<std::mutex> lock(mutex_);
             record->start = std::move(start);
         }
     }
-    auto* data = new RecordHandle(record);
+    void* data = CallbackData(record);
     if (Next().clSetEventCallback(record->event, CL_COMPLETE, &OnComplete, data) != CL_SUCCESS) {
-        delete data;  // harvested by the first query or covering marker instead
+        TakeCallbackData(data);  // harvested by the first query or covering marker instead
     }
 }
 
 void CL_CALLBACK CommandTracker::OnRunning(cl_event, cl_int status, void* data) {
-    const RecordHandle record = *static_cast<RecordHandle*>(data);
-    delete static_cast<RecordHandle*>(data);
+    const RecordHandle record = Get().TakeCallbackData(data);
     if (status != CL_RUNNING) return;
     SpanSnapshot start = record->queue->device->sampler.TakeSpan(record->queue->mask);
     CommandTracker& tracker = Get();
@@ -146,8 +163,7 @@ void CL_CALLBACK CommandTracker::OnRunning(cl_event, cl_int status, void* data) 
 }
 
 void CL_CALLBACK CommandTracker::OnComplete(cl_event, cl_int, void* data) {
-    const RecordHandle record = *static_cast<RecordHandle*>(data);
-    delete static_cast<RecordHandle*>(data);
+    const RecordHandle record = Get().TakeCallbackData(data);
     // First the end of the span, then everything else.
     SpanSnapshot end;
     if (record->queue->spanCounters) end = record->queue->device->sampler.TakeSpan(record->queue->mask);

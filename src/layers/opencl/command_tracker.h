@@ -101,6 +101,10 @@ private:
     void Finish(const std::shared_ptr<CommandRecord>& record, CommandRecord::State state,
                 const Measurement* measurement, bool inCallback);
     void Follow(const std::shared_ptr<CommandRecord>& record, bool wantsStart);
+    // A callback's data: the record, kept by the tracker until the callback takes it (a driver may never
+    // call the callbacks of a command that failed).
+    void* CallbackData(const std::shared_ptr<CommandRecord>& record);
+    std::shared_ptr<CommandRecord> TakeCallbackData(void* data);
     static void CL_CALLBACK OnRunning(cl_event event, cl_int status, void* data);
     static void CL_CALLBACK OnComplete(cl_event event, cl_int status, void* data);
 
@@ -109,6 +113,7 @@ private:
     std::map<cl_event, std::shared_ptr<CommandRecord>> events_;
     std::set<pid_t> applicationThreads_;
     std::vector<cl_event> releaseLater_;
+    std::set<std::shared_ptr<CommandRecord>*> callbackData_;
 };
 
 }  // namespace gpa::cl_layer
