@@ -1,7 +1,7 @@
 // The layer's ways into a process: the ICD loader's layers (OPENCL_LAYERS), the preload route for loaders
 // without them (LD_PRELOAD), both at once (the first to start counts, the other passes calls on), and
 // together with gpaprof's own OpenCL layer in one process. Each runs the program written against the
-// extension alone (performance_counters_test.cpp), whose own checks must all pass.
+// extension alone (opencl_performance_counters_tests), whose own checks must all pass.
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
