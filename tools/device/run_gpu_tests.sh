@@ -15,6 +15,9 @@
 #   main    tools/main.sh's job on the CUDA sample
 #   vulkan  tools/device/gpu_vulkan_tests.sh: the Vulkan layer and library tests on NVIDIA's Vulkan driver
 #           (not in the default list: the run must carry .gl/, see that script)
+#   python  tools/device/gpu_python_tests.sh: pip install ./python without network, its pytest tests on CUDA
+#           (PyTorch, cuda-python, CuPy contexts), the PyTorch example, the main job's build on 2 cores
+#           (not in the default list: about 3 minutes)
 # Environment: OUT (default ./gpu-out), BUILD (default build-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -102,6 +105,11 @@ for part in $parts; do
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary" | tail -40
       ;;
+    python)
+      OUT=$dir bash tools/device/gpu_python_tests.sh > "$dir/run.log" 2>&1
+      rc=$?
+      cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary" | tail -40
+      ;;
     main)
       BUILD_DIR=$build bash tools/main.sh "$dir/out" > "$dir/main.log" 2>&1 || true
       # main.sh installs with apt-get, which the GPU machine cannot reach: run its job directly if it stopped there.
@@ -113,7 +121,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main vulkan)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main vulkan python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
