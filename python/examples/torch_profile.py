@@ -27,6 +27,8 @@ def main() -> int:
         return 77
     sizes = [int(size) for size in arguments.sizes.split(",")]
     matrices = {n: (torch.randn(n, n, device="cuda"), torch.randn(n, n, device="cuda")) for n in sizes}
+    for a, b in matrices.values():  # warm-up: cuBLAS picks its kernels and allocates outside the samples
+        torch.matmul(a, b)
     torch.cuda.synchronize()  # PyTorch's context is now current on this thread
 
     with opengpa.Library() as gpa, gpa.context() as context:  # no object: the current CUDA context

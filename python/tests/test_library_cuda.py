@@ -41,6 +41,8 @@ def test_gputime_grows_with_the_work(torch_cuda: Any) -> None:
     torch = torch_cuda
     sizes = [512, 2048, 4096]
     matrices = [(torch.randn(n, n, device="cuda"), torch.randn(n, n, device="cuda")) for n in sizes]
+    for a, b in matrices:  # warm-up outside the samples
+        torch.matmul(a, b)
     torch.cuda.synchronize()
     with opengpa.Library("CUDA") as gpa, gpa.context(opengpa.cuda_current_context()) as context:
         context.enable("GPUTime")
