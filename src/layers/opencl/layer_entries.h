@@ -15,6 +15,7 @@
     X(clCreateContext)                    \
     X(clCreateContextFromType)            \
     X(clReleaseContext)                   \
+    X(clCreateCommandQueue)               \
     X(clCreateCommandQueueWithProperties) \
     X(clGetCommandQueueInfo)              \
     X(clReleaseCommandQueue)              \
@@ -58,7 +59,6 @@
 // Entry points below the layer that it calls without implementing them (the preload route looks these up
 // too).
 #define OPENGPA_CL_LAYER_CALLS(X)   \
-    X(clCreateCommandQueue)        \
     X(clCreateUserEvent)           \
     X(clGetContextInfo)            \
     X(clGetEventInfo)              \

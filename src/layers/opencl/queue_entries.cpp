@@ -30,10 +30,15 @@ struct Notify {
 std::mutex g_contextsMutex;
 std::map<cl_context, Notify> g_contexts;
 
+// A new context's callback (none: a reused handle forgets the callback of the context it was before).
 void RememberNotify(cl_context context, NotifyFunction function, void* userData) {
-    if (!context || !function) return;
+    if (!context) return;
     std::lock_guard<std::mutex> lock(g_contextsMutex);
-    g_contexts[context] = Notify{function, userData};
+    if (function) {
+        g_contexts[context] = Notify{function, userData};
+    } else {
+        g_contexts.erase(context);
+    }
 }
 
 // Says why a call failed, through the context's error callback (where the application registered one).
@@ -100,9 +105,22 @@ cl_command_queue CreateOnDriver(cl_context context, cl_device_id device, const c
     return Next().clCreateCommandQueue(context, device, flags, error);
 }
 
+// A queue without counters. Its handle may be one the driver reuses after a queue with counters whose last
+// release the layer did not recognise (the driver's own references showed in CL_QUEUE_REFERENCE_COUNT): that
+// queue is forgotten now.
+cl_command_queue Uncounted(cl_command_queue queue) {
+    if (queue) CommandTracker::Get().ForgetQueue(queue);
+    return queue;
+}
+
+cl_command_queue CL_API_CALL CreateCommandQueue(cl_context context, cl_device_id device,
+                                                cl_command_queue_properties properties, cl_int* error) {
+    return Uncounted(Next().clCreateCommandQueue(context, device, properties, error));
+}
+
 cl_command_queue CL_API_CALL CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                                               const cl_queue_properties* properties, cl_int* error) {
-    if (!NamesCounters(properties)) return CreateOnDriver(context, device, properties, error);
+    if (!NamesCounters(properties)) return Uncounted(CreateOnDriver(context, device, properties, error));
     auto fail = [&](cl_int status) -> cl_command_queue {
         if (error) *error = status;
         return nullptr;
@@ -199,6 +217,7 @@ void FillQueueEntries(cl_icd_dispatch* table) {
     table->clCreateContext = CreateContext;
     table->clCreateContextFromType = CreateContextFromType;
     table->clReleaseContext = ReleaseContext;
+    table->clCreateCommandQueue = CreateCommandQueue;
     table->clCreateCommandQueueWithProperties = CreateCommandQueueWithProperties;
     table->clGetCommandQueueInfo = GetCommandQueueInfo;
     table->clReleaseCommandQueue = ReleaseCommandQueue;

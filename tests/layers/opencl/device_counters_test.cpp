@@ -12,6 +12,9 @@
 #include <string>
 #include <thread>
 
+#include <pthread.h>
+#include <time.h>
+
 #include "layers/opencl/device_counters.h"
 
 namespace {
@@ -171,7 +174,8 @@ TEST_F(SysfsTree, CpuDeviceWithoutSysfsSaysWhy) {
     }
 }
 
-// The perf counters of this process's threads advance over a span in which a thread works.
+// The perf counters of this process's threads advance over a span in which a thread works: by at least the
+// CPU time the kernel reports for that thread, and the thread is left out when excluded.
 TEST(ThreadCounters, CountOtherThreadsAndLeaveOutExcludedOnes) {
     std::array<std::string, ThreadCounters::kEventCount> whyNot;
     std::unique_ptr<ThreadCounters> counters = ThreadCounters::Open(&whyNot);
@@ -187,14 +191,27 @@ TEST(ThreadCounters, CountOtherThreadsAndLeaveOutExcludedOnes) {
         while (!stop) x = x * 1.0000001 + 1e-9;
     });
     while (!started) std::this_thread::yield();
+    clockid_t workerClock;
+    ASSERT_EQ(pthread_getcpuclockid(thread.native_handle(), &workerClock), 0);
+    auto cpuNs = [&] {
+        timespec now{};
+        clock_gettime(workerClock, &now);
+        return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+    };
     const ThreadCounters::Reading before = counters->Read();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const uint64_t workerBefore = cpuNs();
+    // However loaded the machine, the worker gets 30 ms of CPU between the two readings.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (cpuNs() - workerBefore < 30000000ull && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    const uint64_t workerAfter = cpuNs();
     const ThreadCounters::Reading after = counters->Read();
     stop = true;
     thread.join();
+    ASSERT_GE(workerAfter - workerBefore, 30000000ull) << "the worker got no CPU time in 20 s";
     const ThreadCounters::Counts all = ThreadCounters::Between(before, after, {});
-    EXPECT_GT(all[ThreadCounters::kTaskClock], 5000000u);    // the worker ran for most of 50 ms
-    EXPECT_LT(all[ThreadCounters::kTaskClock], 200000000u);  // and not more than a few threads could
+    EXPECT_GE(all[ThreadCounters::kTaskClock], (workerAfter - workerBefore) * 9 / 10);
     const ThreadCounters::Counts withoutWorker = ThreadCounters::Between(before, after, {worker.load()});
     EXPECT_LT(withoutWorker[ThreadCounters::kTaskClock], all[ThreadCounters::kTaskClock] / 2);
 }
