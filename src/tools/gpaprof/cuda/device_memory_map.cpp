@@ -77,13 +77,13 @@ void DeviceMemoryMap::CubinLoaded(CUcontext context, uint32_t moduleId, std::vec
     Cubin cubin;
     cubin.context = context;
     cubin.sections = std::move(sections);
-    cubins_[moduleId] = std::move(cubin);
+    cubins_[{context, moduleId}] = std::move(cubin);
     PlaceBySeenNamesLocked(context);
 }
 
-void DeviceMemoryMap::CubinUnloaded(uint32_t moduleId) {
+void DeviceMemoryMap::CubinUnloaded(CUcontext context, uint32_t moduleId) {
     std::lock_guard<std::mutex> lock(mutex_);
-    cubins_.erase(moduleId);
+    cubins_.erase({context, moduleId});
 }
 
 void DeviceMemoryMap::ModuleKnown(CUcontext context, CUmodule module) {
@@ -206,7 +206,7 @@ std::vector<DeviceMemoryMap::Lookup> DeviceMemoryMap::PendingLookups(CUcontext c
                 auto tried = cubin.tried.find({handle, s});
                 const size_t global = tried == cubin.tried.end() ? 0 : tried->second;
                 if (global >= cubin.sections[s].globals.size()) return;
-                lookups.push_back(Lookup{module, library, id, s, global, cubin.sections[s].globals[global].name});
+                lookups.push_back(Lookup{module, library, id.second, s, global, cubin.sections[s].globals[global].name});
             };
             for (CUmodule module : modules) consider(module, module, nullptr);
             for (CUlibrary library : libraries_) consider(library, nullptr, library);
@@ -217,7 +217,7 @@ std::vector<DeviceMemoryMap::Lookup> DeviceMemoryMap::PendingLookups(CUcontext c
 
 void DeviceMemoryMap::LookupResult(CUcontext context, const Lookup& lookup, std::optional<Found> found) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cubins_.find(lookup.moduleId);
+    auto it = cubins_.find({context, lookup.moduleId});
     if (it == cubins_.end() || it->second.context != context || lookup.section >= it->second.sections.size()) return;
     Cubin& cubin = it->second;
     const CubinDataSection& section = cubin.sections[lookup.section];
@@ -273,7 +273,7 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
             }
             if (!placed) {
                 plan.unsafe = "the " + cubin.sections[s].name + " variables of a loaded module (CUPTI module " +
-                              std::to_string(id) + ", " + std::to_string(cubin.sections[s].size) +
+                              std::to_string(id.second) + ", " + std::to_string(cubin.sections[s].size) +
                               " bytes) could not be located (" +
                               std::to_string(facts == contexts_.end() ? 0 : facts->second.modules.size()) +
                               " module(s) and " + std::to_string(libraries_.size()) + " librar(ies) known; " +

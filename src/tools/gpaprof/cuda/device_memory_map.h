@@ -64,8 +64,9 @@ public:
     void ContextDestroyed(CUcontext context);
 
     // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections, and unloaded.
+    // CUPTI numbers modules per context: another context may load a module of the same id.
     void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections);
-    void CubinUnloaded(uint32_t moduleId);
+    void CubinUnloaded(CUcontext context, uint32_t moduleId);
     // A module handle of the context (the module of a launched kernel, a cuModuleLoad* result) or a library
     // (cuLibraryLoad*, the library of a launched CUkernel; libraries serve every context): variables are
     // looked up in them by name. Unloading drops what was found through them.
@@ -147,7 +148,7 @@ private:
 
     mutable std::mutex mutex_;
     std::map<uint64_t, Allocation> allocations_;  // by base address
-    std::map<uint32_t, Cubin> cubins_;            // by CUPTI module id
+    std::map<std::pair<CUcontext, uint32_t>, Cubin> cubins_;  // by context and CUPTI module id
     std::map<CUcontext, ContextFacts> contexts_;
     std::set<CUlibrary> libraries_;
     uint32_t captures_ = 0;

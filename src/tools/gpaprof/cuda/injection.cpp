@@ -973,12 +973,12 @@ bool CudaPart::WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) co
 void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
     if (!memory_ || !data || !data->resourceDescriptor) return;
     const auto* module = static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor);
-    if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
-        memory_->CubinUnloaded(module->moduleId);
-        return;
-    }
     CUcontext context = data->context;
     if (!context) api_->cuCtxGetCurrent(&context);
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+        memory_->CubinUnloaded(context, module->moduleId);
+        return;
+    }
     std::string problem;
     std::optional<std::vector<CubinDataSection>> sections =
         ReadCubinDataSections(module->pCubin, module->cubinSize, &problem);

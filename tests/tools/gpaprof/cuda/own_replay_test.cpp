@@ -186,7 +186,7 @@ TEST(DeviceMemoryMap, ModuleVariablesArePlacedThroughCuModuleGetGlobal) {
     map.CubinLoaded(Context(1), 8, {CubinDataSection{".nv.global", 16, {{"c", 0, 8}, {"d", 8, 8}}}});
     map.ModuleKnown(Context(1), Module(0xB));
     Answer(&map, Context(1), {{{Module(0xB), "c"}, {0x9000, 8}}, {{Module(0xB), "d"}, {0x7000, 8}}});
-    map.CubinUnloaded(7);
+    map.CubinUnloaded(Context(1), 7);
     plan = map.Plan(Context(1));
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x7000, 8}, {0x9000, 8}}));
@@ -194,9 +194,25 @@ TEST(DeviceMemoryMap, ModuleVariablesArePlacedThroughCuModuleGetGlobal) {
     map.CubinLoaded(Context(1), 9, {CubinDataSection{".nv.global", 16, {{"e", 0, 8}, {"f", 8, 8}}}});
     Answer(&map, Context(1), {{{Module(0xB), "e"}, {0x9100, 8}}});
     EXPECT_NE(map.Plan(Context(1)).unsafe.find("could not be located"), std::string::npos);
-    map.CubinUnloaded(9);
-    map.CubinUnloaded(8);
+    map.CubinUnloaded(Context(1), 9);
+    map.CubinUnloaded(Context(1), 8);
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
+}
+
+// CUPTI numbers modules per context: a module of the same id in another context (gpaprof's cache-flush context
+// has one) neither replaces nor unloads this context's (seen on an H100: the __device__ variables of a batch
+// went unsaved and its replays added to them).
+TEST(DeviceMemoryMap, ModuleIdsAreTheirContexts) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 1, {CubinDataSection{".nv.global", 8, {{"total", 0, 4}}}});
+    map.CubinLoaded(Context(2), 1, {CubinDataSection{".nv.global", 8, {{"other", 0, 8}}}});
+    map.ModuleKnown(Context(1), Module(0xA));
+    Answer(&map, Context(1), {{{Module(0xA), "total"}, {0x5000, 4}}});
+    DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 4}}));
+    map.CubinUnloaded(Context(2), 1);
+    EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x5000, 4}}));
 }
 
 TEST(DeviceMemoryMap, AVariableOfTheSameNameInAnotherModuleDoesNotMisplaceASection) {
@@ -333,7 +349,7 @@ TEST(MemoryCalls, ModulesLookupsArraysPeersAndCaptures) {
     cuModuleGetGlobal_v2_params lookup{&address, &bytes, Module(0xCD), "g"};
     TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, &lookup, Context(1), true);
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty()) << "the variable the application looked up placed the section";
-    map.CubinUnloaded(5);
+    map.CubinUnloaded(Context(1), 5);
     EXPECT_EQ(map.Plan(Context(1)).regions, (std::vector<MemoryRegion>{{0x8000, 16}}))
         << "a variable the application looked up is saved";
     CUlibrary library = reinterpret_cast<CUlibrary>(0x55);
@@ -349,7 +365,7 @@ TEST(MemoryCalls, ModulesLookupsArraysPeersAndCaptures) {
     cuLibraryUnload_params unloadLibrary{library};
     TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload, &unloadLibrary, Context(1), true);
     EXPECT_EQ(libraryLookups(), 0u);
-    map.CubinUnloaded(6);
+    map.CubinUnloaded(Context(1), 6);
 
     CUarray array = nullptr;
     CUDA_ARRAY_DESCRIPTOR descriptor{};
