@@ -78,6 +78,7 @@ if [[ " $steps " == *" bench "* ]]; then
   step "$benchlog" bench_trace 150 bench/trace_overhead.sh
   step "$benchlog" bench_sample 60 bench/sample_overhead.sh
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh
+  step "$benchlog" bench_kernel_time 150 bench/kernel_time_vs_ncu.sh
   step "$benchlog" bench_metrics 120 bench/gpa_vs_ncu_metrics.sh
 fi
 
