@@ -185,5 +185,5 @@ grep -h '^FIGURE' "$log" > "$OUT/figures.txt"
 # One directory per test at the archive's top, as tests/backends/cuda/fixtures/<chip>.tar.xz wants them.
 (cd "$fixtures" && tar cJf "$OUT/fixtures.tar.xz" -- *) || tar czf "$OUT/fixtures.tar.gz" -C "$fixtures" .
 echo "---- figures"; cat "$OUT/figures.txt"
-echo "---- failures"; grep -E "^\[  FAILED  \]|Failure$" "$log" | sort -u | head -40
+echo "---- failures"; grep -E "^\[  FAILED  \]|Failure$|^FAILED: " "$log" | sort -u | head -40
 echo "---- summary"; cat "$summary"
