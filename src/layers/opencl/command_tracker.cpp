@@ -106,7 +106,7 @@ cl_int CommandTracker::Enqueue(const std::shared_ptr<CountedQueue>& queue, const
         }
         if (event) events_[own] = record;  // a handle the driver reuses replaces the old record
     }
-    Follow(record, gate != nullptr);
+    Follow(record, queue->spanCounters && !synchronization);
     if (gate) {
         Next().clSetUserEventStatus(gate, CL_COMPLETE);
         Next().clReleaseEvent(gate);
