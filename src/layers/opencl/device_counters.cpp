@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <mutex>
 
-#include "layers/opencl/layer_log.h"
+#include "layers/opencl/layer_messages.h"
 
 namespace gpa::cl_layer {
 

@@ -1,10 +1,8 @@
 // Command queues with counters: clCreateCommandQueueWithProperties and the layer's
 // clCreateCommandQueueWithPropertiesKHR accept CL_QUEUE_PERFORMANCE_COUNTERS_CODEPLAY; the queue's info
 // answers as the application created it. Contexts are followed for their error callback, through which the
-// layer says why it refused a queue.
+// layer says why it refused a queue (layer_messages.h).
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 
 #include <dlfcn.h>
@@ -14,56 +12,25 @@
 #include "layers/opencl/dispatch.h"
 #include "layers/opencl/info_answer.h"
 #include "layers/opencl/layer_entries.h"
-#include "layers/opencl/layer_log.h"
+#include "layers/opencl/layer_messages.h"
 #include "layers/opencl/queue_request.h"
 
 namespace gpa::cl_layer {
 
 namespace {
 
-using NotifyFunction = void(CL_CALLBACK*)(const char*, const void*, size_t, void*);
-struct Notify {
-    NotifyFunction function = nullptr;
-    void* userData = nullptr;
-};
-
-std::mutex g_contextsMutex;
-std::map<cl_context, Notify> g_contexts;
-
-// A new context's callback (none: a reused handle forgets the callback of the context it was before).
-void RememberNotify(cl_context context, NotifyFunction function, void* userData) {
-    if (!context) return;
-    std::lock_guard<std::mutex> lock(g_contextsMutex);
-    if (function) {
-        g_contexts[context] = Notify{function, userData};
-    } else {
-        g_contexts.erase(context);
-    }
-}
-
-// Says why a call failed, through the context's error callback (where the application registered one).
-void Report(cl_context context, const std::string& message) {
-    Log(message);
-    Notify notify;
-    {
-        std::lock_guard<std::mutex> lock(g_contextsMutex);
-        if (auto it = g_contexts.find(context); it != g_contexts.end()) notify = it->second;
-    }
-    if (notify.function) notify.function(message.c_str(), nullptr, 0, notify.userData);
-}
-
 cl_context CL_API_CALL CreateContext(const cl_context_properties* properties, cl_uint deviceCount,
-                                     const cl_device_id* devices, NotifyFunction notify, void* userData,
+                                     const cl_device_id* devices, ContextNotify notify, void* userData,
                                      cl_int* error) {
     cl_context context = Next().clCreateContext(properties, deviceCount, devices, notify, userData, error);
-    RememberNotify(context, notify, userData);
+    RememberContext(context, notify, userData);
     return context;
 }
 
 cl_context CL_API_CALL CreateContextFromType(const cl_context_properties* properties, cl_device_type type,
-                                             NotifyFunction notify, void* userData, cl_int* error) {
+                                             ContextNotify notify, void* userData, cl_int* error) {
     cl_context context = Next().clCreateContextFromType(properties, type, notify, userData, error);
-    RememberNotify(context, notify, userData);
+    RememberContext(context, notify, userData);
     return context;
 }
 
@@ -71,10 +38,7 @@ cl_int CL_API_CALL ReleaseContext(cl_context context) {
     cl_uint references = 0;
     Next().clGetContextInfo(context, CL_CONTEXT_REFERENCE_COUNT, sizeof references, &references, nullptr);
     const cl_int status = Next().clReleaseContext(context);
-    if (status == CL_SUCCESS && references == 1) {
-        std::lock_guard<std::mutex> lock(g_contextsMutex);
-        g_contexts.erase(context);
-    }
+    if (status == CL_SUCCESS && references == 1) ForgetContext(context);
     return status;
 }
 
