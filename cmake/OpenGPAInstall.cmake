@@ -57,7 +57,7 @@ set_target_properties(opengpa_headers PROPERTIES EXPORT_NAME headers)
 add_library(OpenGPA::headers ALIAS opengpa_headers)
 install(TARGETS opengpa_headers EXPORT OpenGPATargets)
 
-# What tools/main.sh builds: the GPA libraries, gpaprof with its parts, the sample it profiles.
+# What tools/main.sh builds: the GPA libraries, the tools (gpaprof with its parts), the sample it profiles.
 add_custom_target(opengpa_main_job)
 
 function(opengpa_install_gpa_library target)
@@ -84,6 +84,7 @@ function(opengpa_install_tool target)
   endif()
   set_target_properties(${target} PROPERTIES INSTALL_RPATH "${libdir}")
   install(TARGETS ${target} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+  add_dependencies(opengpa_main_job ${target})  # the tools the README names are there after tools/main.sh
 endfunction()
 
 function(opengpa_install_runtime_library target)
