@@ -7,7 +7,11 @@
 // the L2's size, in a context of gpaprof's own on the same device, so that no profiler of the application's
 // context counts it, and is waited for. (Ordering it through events instead makes the driver put a wait kernel
 // of its own into the application's stream, which the range profiler then counts as a kernel.)
-// GPAPROF_CUDA_CACHE_CONTROL=none turns it off.
+// Switching to gpaprof's context costs milliseconds while the application's context is profiled, so by default
+// (GPAPROF_CUDA_CACHE_CONTROL=auto) only kernels whose last launch took 20 µs or more, or that were not timed
+// yet, are measured after a flush: what a copy left dirty in the L2 costs a kernel at most the write-back of
+// the L2 (about 17 µs on an H100), which matters for those. =all flushes before every measured kernel,
+// =none never.
 #pragma once
 
 #include <cuda.h>
@@ -15,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,6 +34,9 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
+    // Whether a kernel whose last launch took `kernelUs` (unknown: not timed yet) is measured after a flush.
+    bool Wanted(std::optional<double> kernelUs) const;
+    static constexpr double kAutoMinimumUs = 20.0;
     // Waits for `stream` of the current context, then flushes; the caller marks the thread internal. False
     // with the reason when it cannot (later calls for the device fail at once).
     bool Run(CUstream stream, std::string* why);
@@ -51,6 +59,7 @@ private:
 
     const TracingApi* api_;
     bool enabled_ = true;
+    bool always_ = false;  // GPAPROF_CUDA_CACHE_CONTROL=all
     std::map<CUdevice, Device> devices_;
     mutable std::mutex mutex_;              // the ids are read by CUPTI's activity thread
     std::set<uint32_t> cuptiContextIds_;
