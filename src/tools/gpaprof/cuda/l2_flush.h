@@ -8,9 +8,11 @@
 // context counts it, and is waited for. (Ordering it through events instead makes the driver put a wait kernel
 // of its own into the application's stream, which the range profiler then counts as a kernel.)
 // Switching to gpaprof's context costs milliseconds while the application's context is profiled, so by default
-// (GPAPROF_CUDA_CACHE_CONTROL=auto) only kernels whose last launch took 20 µs or more, or that were not timed
-// yet, are measured after a flush: what a copy left dirty in the L2 costs a kernel at most the write-back of
-// the L2 (about 17 µs on an H100), which matters for those. =all flushes before every measured kernel,
+// (GPAPROF_CUDA_CACHE_CONTROL=auto) only kernels whose last launch took 50 µs or more, or that were not timed
+// yet, are measured after a flush. The events that time a launch also take in the profiler's own work around
+// it, so a launch times longer than the kernel runs: every kernel of 50 µs and more is flushed for, and small
+// ones, for which the flush would cost far more than they run, are not. What a copy left dirty in the L2 costs
+// a kernel at most the write-back of the L2 (about 17 µs on an H100). =all flushes before every measured kernel,
 // =none never.
 #pragma once
 
@@ -36,7 +38,7 @@ public:
     bool enabled() const { return enabled_; }
     // Whether a kernel whose last launch took `kernelUs` (unknown: not timed yet) is measured after a flush.
     bool Wanted(std::optional<double> kernelUs) const;
-    static constexpr double kAutoMinimumUs = 20.0;
+    static constexpr double kAutoMinimumUs = 50.0;
     // Waits for `stream` of the current context, then flushes; the caller marks the thread internal. False
     // with the reason when it cannot (later calls for the device fail at once).
     bool Run(CUstream stream, std::string* why);
