@@ -199,6 +199,13 @@ TEST_F(Discovery, TheValidationLayerIsWatching) {
     Open(EnvOptions{});
     if (env_ == nullptr) return;
     if (!env().validation) GTEST_SKIP() << "OPENGPA_VK_VALIDATION=0";
+    // The invalid command still reaches the driver after the layer reported it: lavapipe ignores it, a GPU
+    // driver may not (NVIDIA's 580.159.04 crashed on it, 2026-11-24). There, the layer's being enabled is what
+    // the instance's creation already proved (it fails when an enabled layer is missing).
+    if (env().properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        GTEST_SKIP() << "an invalid command is undefined behaviour on a GPU driver (" << env().properties.deviceName
+                     << "); the validation layer is enabled in this instance and checked with one on CPU devices";
+    }
     VkCommandBuffer cb = env().Begin();
     vkCmdDispatch(cb, 1, 1, 1);
     vkEndCommandBuffer(cb);
