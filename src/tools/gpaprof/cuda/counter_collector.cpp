@@ -646,7 +646,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                     state->running = true;
                 }
                 for (ContextState::Deferred& dispatch : deferred) {
-                    if (!replayer_->RestoreSnapshot(dispatch.snapshot, dispatch.launch.resolved, &why)) {
+                    if (!replayer_->RestoreSnapshot(dispatch.snapshot, &why)) {
                         failure = why;
                         break;
                     }
@@ -698,13 +698,6 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
 }
 
 bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch) {
-    const bool collecting = StartCollecting(context, launch);
-    // Timed, so that the next launches of its kernel know whether they need the L2 flush (l2_flush.h).
-    if (collecting && replayer_) replayer_->LaunchStarting(launch);
-    return collecting;
-}
-
-bool CounterCollector::StartCollecting(CUcontext context, const LaunchCall& launch) {
     ContextState* state = StateFor(context);
     if (state->failed) return false;
     if (method_ == ReplayMethod::Cupti) return StartBatch(state, CUPTI_KernelReplay);
@@ -723,7 +716,6 @@ bool CounterCollector::StartCollecting(CUcontext context, const LaunchCall& laun
 }
 
 void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow row) {
-    if (replayer_) replayer_->LaunchEnded();
     auto found = contexts_.find(context);
     ContextState* state = found == contexts_.end() ? nullptr : found->second.get();
     if (state && state->current) {

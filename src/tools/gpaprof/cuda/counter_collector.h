@@ -101,8 +101,6 @@ private:
     struct ChipSet;
     struct ContextState;
     ChipSet* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
-    // BeforeLaunch's work: the replay path the dispatch takes.
-    bool StartCollecting(CUcontext context, const LaunchCall& launch);
     ContextState* StateFor(CUcontext context);
     // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set).
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay);

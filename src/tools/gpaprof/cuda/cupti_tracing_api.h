@@ -70,11 +70,7 @@ namespace gpaprof::cuda {
     X(cuLibraryGetGlobal)                   \
     X(cuCtxCreate_v4)                       \
     X(cuModuleLoadData)                     \
-    X(cuModuleGetFunction)                  \
-    X(cuEventCreate)                        \
-    X(cuEventRecord)                        \
-    X(cuEventQuery)                         \
-    X(cuEventElapsedTime_v2)
+    X(cuModuleGetFunction)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

@@ -57,9 +57,8 @@ constexpr unsigned kThreads = 256;
 }  // namespace
 
 L2Flush::L2Flush(const TracingApi* api) : api_(api) {
-    if (const char* control = std::getenv("GPAPROF_CUDA_CACHE_CONTROL")) {
-        enabled_ = std::strcmp(control, "none") != 0;
-        always_ = std::strcmp(control, "all") == 0;
+    if (const char* control = std::getenv("GPAPROF_CUDA_CACHE_CONTROL"); control && std::strcmp(control, "none") == 0) {
+        enabled_ = false;
     }
     if (!api_->cuCtxCreate_v4 || !api_->cuModuleLoadData || !api_->cuModuleGetFunction) enabled_ = false;
 }
@@ -154,11 +153,6 @@ bool L2Flush::Run(CUstream stream, std::string* why) {
         return false;
     }
     return true;
-}
-
-bool L2Flush::Wanted(std::optional<double> kernelUs) const {
-    if (!enabled_) return false;
-    return always_ || !kernelUs || *kernelUs >= kAutoMinimumUs;
 }
 
 bool L2Flush::OwnsContext(uint32_t cuptiContextId) const {

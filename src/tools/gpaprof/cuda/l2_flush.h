@@ -7,13 +7,12 @@
 // the L2's size, in a context of gpaprof's own on the same device, so that no profiler of the application's
 // context counts it, and is waited for. (Ordering it through events instead makes the driver put a wait kernel
 // of its own into the application's stream, which the range profiler then counts as a kernel.)
-// Switching to gpaprof's context costs milliseconds while the application's context is profiled, so by default
-// (GPAPROF_CUDA_CACHE_CONTROL=auto) only kernels whose last launch took 50 µs or more, or that were not timed
-// yet, are measured after a flush. The events that time a launch also take in the profiler's own work around
-// it, so a launch times longer than the kernel runs: every kernel of 50 µs and more is flushed for, and small
-// ones, for which the flush would cost far more than they run, are not. What a copy left dirty in the L2 costs
-// a kernel at most the write-back of the L2 (about 17 µs on an H100). =all flushes before every measured kernel,
-// =none never.
+// GPAPROF_CUDA_CACHE_CONTROL=none turns it off (ncu's --cache-control none), =all is the default.
+//
+// Cost: switching to gpaprof's context while the application's is profiled takes about 3 ms, before every
+// measured kernel (H100, 2026-11-24: 300 launches under the GPA compute set, 11 passes, 15 s against ncu's
+// 61 s, 5.8 s without the flush). Timing launches with events to flush only for long kernels did not help:
+// events around a profiled launch also time the profiler's work, so every launch timed long.
 #pragma once
 
 #include <cuda.h>
@@ -21,7 +20,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 
@@ -36,9 +34,6 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
-    // Whether a kernel whose last launch took `kernelUs` (unknown: not timed yet) is measured after a flush.
-    bool Wanted(std::optional<double> kernelUs) const;
-    static constexpr double kAutoMinimumUs = 50.0;
     // Waits for `stream` of the current context, then flushes; the caller marks the thread internal. False
     // with the reason when it cannot (later calls for the device fail at once).
     bool Run(CUstream stream, std::string* why);
@@ -61,7 +56,6 @@ private:
 
     const TracingApi* api_;
     bool enabled_ = true;
-    bool always_ = false;  // GPAPROF_CUDA_CACHE_CONTROL=all
     std::map<CUdevice, Device> devices_;
     mutable std::mutex mutex_;              // the ids are read by CUPTI's activity thread
     std::set<uint32_t> cuptiContextIds_;

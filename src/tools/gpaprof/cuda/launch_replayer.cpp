@@ -57,52 +57,8 @@ bool LaunchReplayer::OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamI
     return ownStreamIds_.count(cuptiStreamId) != 0;
 }
 
-std::optional<double> LaunchReplayer::KnownDurationUs(CUfunction function) {
-    auto timing = timings_.find(function);
-    if (timing != timings_.end() && timing->second.recorded && api_->cuEventQuery(timing->second.end) == CUDA_SUCCESS) {
-        float ms = 0;
-        if (api_->cuEventElapsedTime_v2(&ms, timing->second.start, timing->second.end) == CUDA_SUCCESS) {
-            durationsUs_[function] = ms * 1000.0;
-        }
-        timing->second.recorded = false;
-    }
-    auto known = durationsUs_.find(function);
-    if (known == durationsUs_.end()) return std::nullopt;
-    return known->second;
-}
-
-void LaunchReplayer::LaunchStarting(const LaunchCall& launch) {
-    timedFunction_ = nullptr;
-    if (!flush_.enabled() || !api_->cuEventCreate || !api_->cuEventRecord || !api_->cuEventQuery ||
-        !api_->cuEventElapsedTime_v2) {
-        return;
-    }
-    const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
-    if (!parameters || !launch.function) return;
-    KnownDurationUs(launch.function);  // takes in the last timing, if complete
-    Timing& timing = timings_[launch.function];
-    if (timing.recorded) return;  // the last one is still running
-    if (!timing.start && (api_->cuEventCreate(&timing.start, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
-                          api_->cuEventCreate(&timing.end, CU_EVENT_DEFAULT) != CUDA_SUCCESS)) {
-        timings_.erase(launch.function);
-        return;
-    }
-    CUstream stream = parameters->stream;
-    if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
-    if (api_->cuEventRecord(timing.start, stream) != CUDA_SUCCESS) return;
-    timedFunction_ = launch.function;
-    timedStream_ = stream;
-}
-
-void LaunchReplayer::LaunchEnded() {
-    if (!timedFunction_) return;
-    Timing& timing = timings_[timedFunction_];
-    timing.recorded = api_->cuEventRecord(timing.end, timedStream_) == CUDA_SUCCESS;
-    timedFunction_ = nullptr;
-}
-
-void LaunchReplayer::FlushCache(CUfunction function, CUstream stream) {
-    if (!flush_.Wanted(KnownDurationUs(function))) return;
+void LaunchReplayer::FlushCache(CUcontext context, CUstream stream) {
+    (void)context;  // current
     std::string why;
     if (flush_.Run(stream, &why) || why == "off" || !flushFailure_.empty()) return;
     flushFailure_ = why;
@@ -115,7 +71,7 @@ void LaunchReplayer::FlushCacheBefore(const LaunchCall& launch) {
     if (!parameters) return;
     CUstream stream = parameters->stream;
     if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
-    FlushCache(launch.function, stream);
+    FlushCache(launch.context, stream);
 }
 
 std::string LaunchReplayer::Describe(CUresult result) const {
@@ -255,7 +211,7 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     bool ok = false;
     Copy(true, why, &ok);
     if (!ok) return fail(*why);
-    FlushCache(launch.function, stream_);
+    FlushCache(launch.context, stream_);
     if (observer_) observer_(true);
     replaying_ = true;
     ++statistics_.dispatches;
@@ -288,7 +244,7 @@ bool LaunchReplayer::Restore(std::string* why) {
     bool ok = false;
     Copy(false, why, &ok);
     ++statistics_.restores;
-    if (ok) FlushCache(current_.function, stream_);
+    if (ok) FlushCache(current_.context, stream_);
     return ok;
 }
 
@@ -307,7 +263,6 @@ bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std:
     }
     *copy = LaunchCopy{};
     copy->function = p->function;
-    copy->resolved = launch.function;
     for (int d = 0; d < 3; ++d) {
         copy->grid[d] = static_cast<unsigned>(p->grid[d]);
         copy->block[d] = static_cast<unsigned>(p->block[d]);
@@ -436,7 +391,7 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
         ReleaseSnapshot(snapshot);
         return SnapshotResult::Failed;
     }
-    FlushCache(launch.function, stream);  // the application's launch, the first pass, comes next
+    FlushCache(launch.context, stream);  // the application's launch, the first pass, comes next
     ++statistics_.snapshots;
     statistics_.snapshotBytes += plan.bytes;
     return SnapshotResult::Taken;
@@ -459,11 +414,7 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
         shadows_.erase(found);
     }
     replayStreams_.erase(context);
-    modules_.clear();
-    // Functions and events of the context go with it.
-    timings_.clear();
-    durationsUs_.clear();
-    timedFunction_ = nullptr;  // functions are per context; a later context may reuse their handles
+    modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
 bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
@@ -501,7 +452,7 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
     return true;
 }
 
-bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, CUfunction function, std::string* why) {
+bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, std::string* why) {
     uint64_t offset = 0;
     for (const MemoryRegion& region : snapshot.regions) {
         if (const CUresult r = api_->cuMemcpyDtoDAsync_v2(region.base, snapshot.copy + offset, region.size, stream_);
@@ -512,7 +463,7 @@ bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, CUfunction functi
         offset += region.size;
     }
     ++statistics_.restores;
-    FlushCache(function, stream_);
+    FlushCache(snapshot.context, stream_);
     return true;
 }
 

@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
@@ -48,7 +47,6 @@ struct LaunchCall {
 // A launch copied for issuing it again after the application's call returned: its arguments by value.
 struct LaunchCopy {
     CUfunction function = nullptr;
-    CUfunction resolved = nullptr;          // LaunchCall::function: the key of its duration
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     unsigned sharedBytes = 0;
     std::vector<uint8_t> arguments;         // every kernel parameter, or the CU_LAUNCH_PARAM_BUFFER_POINTER buffer
@@ -112,7 +110,7 @@ public:
     // every kernel could write now. Then RestoreSnapshot + Relaunch per dispatch and pass, on a stream of
     // gpaprof's; EndBatchReplay puts the saved memory back, waits, and releases everything.
     bool BeginBatchReplay(CUcontext context, std::string* why);
-    bool RestoreSnapshot(const Snapshot& snapshot, CUfunction function, std::string* why);
+    bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
 
@@ -123,10 +121,6 @@ public:
     // Before the application's own launch of a dispatch that is measured without a replay (a one-pass set):
     // the L2 cache clean, as before every pass of a replay (l2_flush.h). The launch's context is current.
     void FlushCacheBefore(const LaunchCall& launch);
-    // Around the application's launch of a measured dispatch: events time it, so that later launches of the
-    // same kernel know whether they need the flush (l2_flush.h). Launches are serialised by the caller.
-    void LaunchStarting(const LaunchCall& launch);
-    void LaunchEnded();
 
     // Whether a kernel's activity record (CUPTI's context and stream ids) is of a kernel gpaprof ran: a replay
     // pass (on gpaprof's streams) or a cache flush (in gpaprof's contexts). Correlation ids cannot say: a
@@ -160,9 +154,7 @@ private:
     void Copy(bool save, std::string* why, bool* ok);
     std::string Describe(CUresult result) const;
     // After gpaprof saved or restored memory on `stream`, before the kernel that is measured next.
-    void FlushCache(CUfunction function, CUstream stream);
-    // The last completed timing of `function` (microseconds), if any.
-    std::optional<double> KnownDurationUs(CUfunction function);
+    void FlushCache(CUcontext context, CUstream stream);
     // gpaprof's stream in `context`, made on first use.
     bool ReplayStream(CUcontext context, CUstream* stream, std::string* why);
 
@@ -192,14 +184,6 @@ private:
     CUcontext batchContext_ = nullptr;
     std::function<void(bool)> observer_;
     L2Flush flush_;
-    struct Timing {
-        CUevent start = nullptr, end = nullptr;
-        bool recorded = false;
-    };
-    std::map<CUfunction, Timing> timings_;       // events of the function's context
-    std::map<CUfunction, double> durationsUs_;
-    CUfunction timedFunction_ = nullptr;         // between LaunchStarting and LaunchEnded
-    CUstream timedStream_ = nullptr;
     std::string flushFailure_;  // noted once
     bool replaying_ = false;  // between the observer's true and false
     Statistics statistics_;
