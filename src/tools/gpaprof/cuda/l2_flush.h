@@ -11,7 +11,7 @@
 //
 // Cost: switching to gpaprof's context while the application's is profiled takes about 3 ms, before every
 // measured kernel (H100, 2026-11-24: 300 launches under the GPA compute set, 11 passes, 15 s against ncu's
-// 61 s, 5.8 s without the flush). Timing launches with events to flush only for long kernels did not help:
+// 61 s; 5.8 s before the flush, on an H200, 2026-11-21). Timing launches with events to flush only for long kernels did not help:
 // events around a profiled launch also time the profiler's work, so every launch timed long.
 #pragma once
 
