@@ -10,9 +10,10 @@
 // GPAPROF_CUDA_CACHE_CONTROL=none turns it off (ncu's --cache-control none), =all is the default.
 //
 // Cost: switching to gpaprof's context while the application's is profiled takes about 3 ms, before every
-// measured kernel (H100, 2026-11-24: 300 launches under the GPA compute set, 11 passes, 15 s against ncu's
-// 61 s; 5.8 s before the flush, on an H200, 2026-11-21). Timing launches with events to flush only for long kernels did not help:
-// events around a profiled launch also time the profiler's work, so every launch timed long.
+// measured kernel (H100, 2026-11-24: 300 launches under the GPA compute set, 11 passes: 15 s against ncu's
+// 61 s; 5.8 s before the flush, on an H200, 2026-11-21). Timing launches with events, to flush only for long
+// kernels, did not help: events around a profiled launch time the profiler's work too, so every launch timed
+// long.
 #pragma once
 
 #include <cuda.h>
