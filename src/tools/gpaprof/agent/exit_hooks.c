@@ -56,34 +56,17 @@ GPAPROF_EXPORT int __libc_start_main(MainFunction main, int argc, char** argv, v
 
 typedef void (*ExitFunction)(int);
 
-GPAPROF_EXPORT void exit(int status) {
-    RunHook();
-    ExitFunction next = NULL;
-    NextFunction("exit", &next, sizeof next);
-    next(status);
-    __builtin_unreachable();
-}
+// exit, _exit, _Exit and quick_exit: the hook, then the next definition (libc's, or a sanitizer's).
+#define GPAPROF_HOOKED_EXIT(name)                      \
+    GPAPROF_EXPORT void name(int status) {             \
+        RunHook();                                     \
+        ExitFunction next = NULL;                      \
+        NextFunction(#name, &next, sizeof next);       \
+        next(status);                                  \
+        __builtin_unreachable();                       \
+    }
 
-GPAPROF_EXPORT void _exit(int status) {
-    RunHook();
-    ExitFunction next = NULL;
-    NextFunction("_exit", &next, sizeof next);
-    next(status);
-    __builtin_unreachable();
-}
-
-GPAPROF_EXPORT void _Exit(int status) {
-    RunHook();
-    ExitFunction next = NULL;
-    NextFunction("_Exit", &next, sizeof next);
-    next(status);
-    __builtin_unreachable();
-}
-
-GPAPROF_EXPORT void quick_exit(int status) {
-    RunHook();
-    ExitFunction next = NULL;
-    NextFunction("quick_exit", &next, sizeof next);
-    next(status);
-    __builtin_unreachable();
-}
+GPAPROF_HOOKED_EXIT(exit)
+GPAPROF_HOOKED_EXIT(_exit)
+GPAPROF_HOOKED_EXIT(_Exit)
+GPAPROF_HOOKED_EXIT(quick_exit)
