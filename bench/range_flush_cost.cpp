@@ -1,0 +1,182 @@
+// What flushing the L2 before each profiled kernel costs, done in the ways gpaprof could do it, and what a
+// kernel's measured duration is under each (CUPTI's range profiler, user replay, one pass; diagnostic for
+// docs/benchmarks.md, run by bench/counter_flush_cost.sh).
+//
+//   range_flush_cost --mode M [--launches N] [--elements E]
+//   modes:
+//     auto            auto ranges, no flush: the profiled launch alone
+//     auto-ownctx     auto ranges, gpaprof's flush kernel (l2_flush.h) in a context of its own (what gpaprof
+//                     did until 2026-11-25)
+//     auto-appctx     auto ranges, the flush kernel in the application's context on another stream (gpaprof's
+//                     way now: it becomes a range of its own, skipped when reading the results)
+//     ownctx-alone    the flush in a context of its own before each launch, with no profiler on the device
+//     user-appctx     user ranges pushed around each launch, the read kernel outside them
+//   prints: range_flush_cost mode=M launches=N ms_per_launch=X kernel_us_median=D ranges=R
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "backends/cuda/cupti_host.h"
+#include "backends/cuda/cupti_loader.h"
+#include "backends/cuda/cupti_pass_planner.h"
+#include "backends/cuda/cuda_driver_loader.h"
+#include "backends/cuda/range_profiler.h"
+#include "range_flush_kernels.h"
+#include "tools/gpaprof/cuda/cupti_tracing_api.h"
+#include "tools/gpaprof/cuda/l2_flush.h"
+
+namespace {
+
+double Seconds() {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+[[noreturn]] void Fail(const std::string& what) {
+    std::fprintf(stderr, "range_flush_cost: %s\n", what.c_str());
+    std::exit(2);
+}
+
+void Check(const gpa::Outcome& outcome, const char* what) {
+    if (!outcome.ok()) Fail(std::string(what) + ": " + outcome.reason());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string mode = "auto";
+    int launches = 200, elements = 1 << 24;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--mode")) mode = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--launches")) launches = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--elements")) elements = std::atoi(argv[i + 1]);
+    }
+    ProbeSetUp(elements);
+    std::string problem;
+    const gpaprof::cuda::TracingApi* tracing = gpaprof::cuda::LoadTracingApi(&problem);
+    if (!tracing) Fail("LoadTracingApi: " + problem);
+    CUcontext context = nullptr;
+    tracing->cuCtxGetCurrent(&context);
+    gpaprof::cuda::L2Flush l2Flush(tracing);
+    CUstream stream = nullptr, flushStream = nullptr;
+    tracing->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
+    tracing->cuStreamCreate(&flushStream, CU_STREAM_NON_BLOCKING);
+    // A context of the probe's own on the same device, with a stream, for the own-context modes.
+    CUcontext own = nullptr;
+    CUstream ownStream = nullptr;
+    const bool ownContext = mode == "auto-ownctx" || mode == "ownctx-alone";
+    if (ownContext) {
+        CUdevice device = 0;
+        tracing->cuCtxGetDevice(&device);
+        if (!tracing->cuCtxCreate_v4 || tracing->cuCtxCreate_v4(&own, nullptr, 0, device) != CUDA_SUCCESS) Fail("cuCtxCreate");
+        tracing->cuStreamCreate(&ownStream, CU_STREAM_NON_BLOCKING);
+        CUcontext popped = nullptr;
+        tracing->cuCtxPopCurrent_v2(&popped);
+    }
+
+    auto flush = [&] {
+        if (ownContext) {
+            tracing->cuCtxPushCurrent_v2(own);
+            const bool flushed = l2Flush.Run(own, stream, ownStream, &problem);
+            CUcontext popped = nullptr;
+            tracing->cuCtxPopCurrent_v2(&popped);
+            if (!flushed) Fail("flush: " + problem);
+        } else if (mode == "auto-appctx" || mode == "user-appctx") {
+            if (!l2Flush.Run(context, stream, flushStream, &problem)) Fail("flush: " + problem);
+        }
+    };
+    if (mode == "ownctx-alone") {
+        flush();
+        const double start = Seconds();
+        for (int l = 0; l < launches; ++l) {
+            flush();
+            ProbeLaunch(stream);
+        }
+        tracing->cuCtxSynchronize();
+        std::printf("range_flush_cost mode=%s launches=%d ms_per_launch=%.4f\n", mode.c_str(), launches,
+                    (Seconds() - start) * 1e3 / launches);
+        return 0;
+    }
+
+    using namespace gpa::cuda;
+    const CuptiApi* cupti = nullptr;
+    const DriverApi* driver = nullptr;
+    Check(LoadCupti(&cupti), "LoadCupti");
+    Check(LoadDriver(&driver), "LoadDriver");
+    Check(InitializeCuptiProfiler(*cupti), "cuptiProfilerInitialize");
+    CUdevice device = 0;
+    driver->cuCtxGetDevice(&device);
+    std::string chip;
+    Check(QueryChipName(*cupti, device, &chip), "chip");
+    const std::vector<uint8_t> availability = QueryCounterAvailability(*cupti, *driver, context);
+    // The first of these sets that CUPTI collects in one pass.
+    MetricPlan plan;
+    for (const std::vector<std::string>& metrics : std::vector<std::vector<std::string>>{
+             {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum"},
+             {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct"},
+             {"gpu__time_duration.sum"}}) {
+        Check(PlanMetrics(*cupti, chip, availability, metrics, &plan), "PlanMetrics");
+        if (plan.groups.size() == 1 && plan.groups[0].passes == 1) break;
+    }
+    if (plan.groups.size() != 1 || plan.groups[0].passes != 1) Fail("no one-pass metric set");
+    std::unique_ptr<HostObject> host;
+    Check(HostObject::Create(*cupti, chip, availability, &host), "HostObject");
+    if (host->AddMetrics(plan.groups[0].metrics) != CUPTI_SUCCESS) Fail("AddMetrics");
+    std::unique_ptr<RangeProfiler> profiler;
+    Check(RangeProfiler::Create(*cupti, *driver, context, &profiler), "RangeProfiler");
+    const bool user = mode == "user-appctx";
+    const bool flushRanges = mode == "auto-appctx";
+    const size_t ranges = static_cast<size_t>(launches) * (flushRanges ? 2 : 1);
+    std::vector<uint8_t> counterData;
+    {
+        auto lock = RangeProfiler::Lock();
+        Check(profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics, ranges, &counterData,
+                                  user ? CUPTI_UserRange : CUPTI_AutoRange, CUPTI_UserReplay, {}),
+              "Configure");
+        Check(profiler->Start(), "Start");
+    }
+    const double start = Seconds();
+    for (int l = 0; l < launches; ++l) {
+        flush();
+        auto lock = RangeProfiler::Lock();
+        if (user) Check(profiler->PushRange(std::to_string(l)), "PushRange");
+        ProbeLaunch(stream);
+        if (user) Check(profiler->PopRange(), "PopRange");
+    }
+    tracing->cuCtxSynchronize();
+    const double seconds = Seconds() - start;
+    {
+        auto lock = RangeProfiler::Lock();
+        bool all = false;
+        Check(profiler->Stop(&all), "Stop");
+        profiler->FinishPending();
+    }
+    std::vector<std::string> names;
+    Check(CounterDataRangeNames(*cupti, counterData, &names), "range names");
+    std::vector<double> durations, hitRates;
+    for (size_t r = flushRanges ? 1 : 0; r < names.size(); r += flushRanges ? 2 : 1) {
+        std::vector<double> values;
+        Check(host->Evaluate(counterData, r, plan.groups[0].metrics, &values), "Evaluate");
+        for (size_t m = 0; m < values.size(); ++m) {
+            if (plan.groups[0].metrics[m] == "gpu__time_duration.sum") durations.push_back(values[m] / 1e3);
+            if (plan.groups[0].metrics[m] == "lts__t_sector_hit_rate.pct") hitRates.push_back(values[m]);
+        }
+    }
+    auto median = [](std::vector<double> v) {
+        if (v.empty()) return -1.0;
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("range_flush_cost mode=%s launches=%d elements=%d ms_per_launch=%.4f kernel_us_median=%.3f "
+                "l2_hit_pct_median=%.2f ranges=%zu\n",
+                mode.c_str(), launches, elements, seconds * 1e3 / launches, median(durations), median(hitRates),
+                names.size());
+    return 0;
+}
