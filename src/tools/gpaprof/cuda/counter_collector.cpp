@@ -96,17 +96,19 @@ struct CounterCollector::ContextState {
     bool rangeOpen = false;
     uint64_t rangesPushed = 0;
     std::vector<uint8_t> counterData;  // the image being filled
-    // Launched kernels whose ranges are not decoded yet; false: a range without a kernel (a failed launch in a
-    // user range), NA.
-    std::vector<std::pair<DispatchRow, bool>> pending;
+    // The configuration's ranges not decoded yet, in order: launched kernels, and gpaprof's cache flushes.
+    std::vector<PendingRange> pending;
     // Deferred own replay: the configuration's first pass runs the application's launches of a batch; the
-    // other passes run when the batch ends, over what these kept (parallel to `pending`).
+    // other passes run when the batch ends, over what these kept (a cache flush before each where the first
+    // pass had one).
     struct Deferred {
         LaunchCopy launch;
         Snapshot snapshot;
         std::string rangeName;
         bool launched = true;
+        bool flushed = false;
     };
+    bool dispatchFlushed = false;  // immediate own replay: the first pass had a cache flush before the kernel
     bool deferredBatch = false;
     std::vector<Deferred> deferred;
     std::optional<Deferred> current;  // between BeforeLaunch and AfterLaunch
@@ -378,12 +380,29 @@ void CounterCollector::PopRange(ContextState* state) {
     if (gpa::Outcome popped = state->profiler->PopRange(); !popped.ok()) NoteOnce("CUDA counters: " + popped.reason());
 }
 
-bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay) {
-    if (state->configured && (state->replay != replay || !state->running || state->pending.size() >= state->capacity)) {
+size_t CounterCollector::RangesPerDispatch(CUpti_ProfilerReplayMode replay) const {
+    return replay == CUPTI_UserReplay && replayer_ ? 2 : 1;  // own replay: a cache flush before each kernel
+}
+
+bool CounterCollector::Full(const ContextState* state) const {
+    return state->pending.size() + RangesPerDispatch(state->replay) > state->capacity;
+}
+
+bool CounterCollector::FlushCacheBefore(ContextState* state, const LaunchCall* launch) {
+    const bool flushed = launch ? replayer_->FlushCacheBefore(*launch) : replayer_->FlushCacheBeforeRelaunch();
+    // While the profiler runs with auto ranges, the flush kernel is a range: its place among the rows.
+    if (flushed && state->running && !state->userRanges) state->pending.push_back(PendingRange{});
+    return flushed;
+}
+
+bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore) {
+    if (state->configured && (state->replay != replay || !state->running || Full(state))) {
         FlushLocked(state);
     }
     if (!state->configured && !StartRunning(state, replay)) return false;
     if (replay == CUPTI_KernelReplay) ++statistics_.cuptiReplayed;
+    // Measured from a clean L2, as every replayed pass is (l2_flush.h); before the user range, outside it.
+    if (flushBefore) FlushCacheBefore(state, flushBefore);
     if (!PushRange(state, std::to_string(state->rangesPushed++))) return false;
     launchStartNs_ = NowNs();
     return true;
@@ -391,7 +410,7 @@ bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode 
 
 bool CounterCollector::StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay) {
     for (int attempt = 0; !state->configured && attempt < 2; ++attempt) {
-        if (!Configure(state, replay, batch_)) return false;
+        if (!Configure(state, replay, batch_ * RangesPerDispatch(replay))) return false;
         gpa::Outcome started;
         {
             auto lock = gpa::cuda::RangeProfiler::Lock();
@@ -437,7 +456,9 @@ void CounterCollector::FinishCycle(ContextState* state, uint32_t passesDone) {
         state->profiler->Reset();
         state->configured = false;
         state->running = false;
-        for (auto& [row, valid] : state->pending) WriteRow(std::move(row), state->chip, nullptr);
+        for (PendingRange& range : state->pending) {
+            if (range.row) WriteRow(std::move(*range.row), state->chip, nullptr);
+        }
         state->pending.clear();
     }
 }
@@ -452,11 +473,12 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
     }
     const uint64_t begun = NowNs();
     state->dispatchFailed.clear();
-    if (state->configured && (state->replay != CUPTI_UserReplay || state->running ||
-                              state->pending.size() >= state->capacity || state->oneDispatchPerConfiguration)) {
+    if (state->configured && (state->replay != CUPTI_UserReplay || state->running || Full(state) ||
+                              state->oneDispatchPerConfiguration)) {
         FlushLocked(state);
     }
-    if (!state->configured && !Configure(state, CUPTI_UserReplay, state->oneDispatchPerConfiguration ? 1 : batch_)) {
+    const size_t ranges = (state->oneDispatchPerConfiguration ? 1 : batch_) * RangesPerDispatch(CUPTI_UserReplay);
+    if (!state->configured && !Configure(state, CUPTI_UserReplay, ranges)) {
         replayer_->End();
         return false;
     }
@@ -510,7 +532,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                 state->profiler->Abandon(this);
             }
             state->configured = false;
-            if (!Configure(state, CUPTI_UserReplay, state->oneDispatchPerConfiguration ? 1 : batch_)) {
+            if (!Configure(state, CUPTI_UserReplay, ranges)) {
                 replayer_->End();
                 state->ownDispatch = false;
                 return false;
@@ -524,7 +546,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                      "); each dispatch gets its own");
             state->oneDispatchPerConfiguration = true;
             FlushLocked(state);
-            if (!Configure(state, CUPTI_UserReplay, 1)) {
+            if (!Configure(state, CUPTI_UserReplay, RangesPerDispatch(CUPTI_UserReplay))) {
                 replayer_->End();
                 state->ownDispatch = false;
                 return false;
@@ -532,6 +554,13 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
             started = start();
         }
         if (!started.ok()) return abandon(started.reason(), pass, dirty);
+        // Every pass holds the same kernels: a cache flush before the dispatch in each, or in none.
+        const bool flushed = replayer_->FlushCacheBeforeRelaunch();
+        if (pass == 0) {
+            state->dispatchFlushed = flushed;
+        } else if (flushed != state->dispatchFlushed) {
+            return abandon("the L2 cache flush failed between replay passes", pass, dirty);
+        }
         // With user ranges every pass holds the same range, named after the dispatch.
         if (!PushRange(state, rangeName)) return abandon("cuptiRangeProfilerPushRange failed", pass, dirty);
         if (pass + 1 == passes) break;  // the last pass is the application's own launch
@@ -571,7 +600,7 @@ bool CounterCollector::DeferDispatch(ContextState* state, const LaunchCall& laun
         return ReplayPasses(state, launch);
     }
     // A batch in another mode, or a full one, ends first (ending a batch puts memory back as it is now).
-    if (state->configured && (!state->deferredBatch || !state->running || state->pending.size() >= state->capacity)) {
+    if (state->configured && (!state->deferredBatch || !state->running || Full(state))) {
         FlushLocked(state);
     }
     LaunchReplayer::SnapshotResult kept = replayer_->TakeSnapshot(launch, &next.snapshot, &why);
@@ -595,6 +624,7 @@ bool CounterCollector::DeferDispatch(ContextState* state, const LaunchCall& laun
         }
         state->deferredBatch = true;
     }
+    next.flushed = FlushCacheBefore(state, &launch);  // the application's launch, the first pass, comes next
     next.rangeName = std::to_string(state->rangesPushed++);
     if (!PushRange(state, next.rangeName)) {
         replayer_->ReleaseSnapshot(&next.snapshot);
@@ -650,6 +680,10 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                         failure = why;
                         break;
                     }
+                    if (dispatch.flushed && !replayer_->FlushCacheBeforeRelaunch()) {
+                        failure = "the L2 cache flush failed between replay passes";
+                        break;
+                    }
                     if (!PushRange(state, dispatch.rangeName)) {
                         failure = "cuptiRangeProfilerPushRange failed";
                         break;
@@ -703,8 +737,7 @@ bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch)
     if (method_ == ReplayMethod::Cupti) return StartBatch(state, CUPTI_KernelReplay);
     if (state->chip->plan.groups[0].passes <= 1) {
         // Nothing to replay; measured from a clean L2 as every replayed pass is (l2_flush.h).
-        if (replayer_) replayer_->FlushCacheBefore(launch);
-        return StartBatch(state, CUPTI_UserReplay);
+        return StartBatch(state, CUPTI_UserReplay, replayer_ ? &launch : nullptr);
     }
     if (const std::string why = LaunchReplayer::CannotReplay(launch); !why.empty()) {
         NoteOnce("CUDA counters of some dispatches are collected by CUPTI's kernel replay instead of gpaprof's own "
@@ -727,15 +760,16 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
         statistics_.launchNs += NowNs() - launchStartNs_;
         dispatch.launched = launched;
         if (!launched && !userRange) {
-            // No kernel, no range.
+            // No kernel, no range; but the cache flush before it was one, and every later pass must have it too.
             replayer_->ReleaseSnapshot(&dispatch.snapshot);
             WriteRow(std::move(row), state->chip, nullptr);
+            if (dispatch.flushed) state->deferred.push_back(std::move(dispatch));
             return;
         }
         if (launched) ++statistics_.kernels;
-        state->pending.emplace_back(std::move(row), launched);
+        state->pending.push_back(PendingRange{std::move(row), launched});
         state->deferred.push_back(std::move(dispatch));
-        if (state->pending.size() >= state->capacity) FlushLocked(state);
+        if (Full(state)) FlushLocked(state);
         return;
     }
     if (state && state->ownDispatch) {
@@ -778,15 +812,16 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
             return;
         }
         ++statistics_.kernels;
-        state->pending.emplace_back(std::move(row), true);
-        if (state->pending.size() >= state->capacity) FlushLocked(state);
+        if (state->dispatchFlushed && !state->userRanges) state->pending.push_back(PendingRange{});
+        state->pending.push_back(PendingRange{std::move(row), true});
+        if (Full(state)) FlushLocked(state);
         return;
     }
     const bool userRange = state && state->rangeOpen;
     if (state) PopRange(state);
     if (!state || state->failed || !state->configured || !state->running || !launched) {
         if (userRange && state->configured && state->running) {
-            state->pending.emplace_back(std::move(row), false);  // its range holds no kernel
+            state->pending.push_back(PendingRange{std::move(row), false});  // its range holds no kernel
         } else {
             WriteRow(std::move(row), state ? state->chip : nullptr, nullptr);
         }
@@ -794,8 +829,8 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
     }
     ++statistics_.kernels;
     statistics_.launchNs += NowNs() - launchStartNs_;
-    state->pending.emplace_back(std::move(row), true);
-    if (state->pending.size() >= state->capacity) FlushLocked(state);
+    state->pending.push_back(PendingRange{std::move(row), true});
+    if (Full(state)) FlushLocked(state);
 }
 
 void CounterCollector::Flush(CUcontext context) {
@@ -827,7 +862,7 @@ void CounterCollector::ForgetContext(CUcontext context) {
 
 void CounterCollector::FlushLocked(ContextState* state) {
     if (!state || !state->configured) return;
-    std::vector<std::pair<DispatchRow, bool>> rows = std::move(state->pending);
+    std::vector<PendingRange> rows = std::move(state->pending);
     state->pending.clear();
     PopRange(state);
     std::string poisoned = state->poisoned;
@@ -835,9 +870,14 @@ void CounterCollector::FlushLocked(ContextState* state) {
         const std::string failure = RunDeferredPasses(state);
         if (poisoned.empty()) poisoned = failure;
     }
+    auto writeAllNA = [&] {
+        for (PendingRange& range : rows) {
+            if (range.row) WriteRow(std::move(*range.row), state->chip, nullptr);
+        }
+    };
     if (!state->configured) {
         // The deferred passes failed and the configuration was dropped.
-        for (auto& [row, valid] : rows) WriteRow(std::move(row), state->chip, nullptr);
+        writeAllNA();
         return;
     }
     state->configured = false;
@@ -866,25 +906,30 @@ void CounterCollector::FlushLocked(ContextState* state) {
     if (problem.ok() && !poisoned.empty()) problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, poisoned);
     if (problem.ok()) problem = state->decoded;
     if (problem.ok()) problem = gpa::cuda::CounterDataRangeNames(cupti, state->counterData, &ranges);
+    size_t kernels = 0;
+    for (const PendingRange& range : rows) kernels += range.row ? 1 : 0;
     if (problem.ok() && (ownReplay || state->userRanges) && ranges.size() != rows.size()) {
-        // Each replayed dispatch is one range; any other count means the ranges cannot be matched to rows.
+        // Each replayed dispatch (and each cache flush before one) is one range; any other count means the
+        // ranges cannot be matched to rows.
         problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, "CUPTI returned " + std::to_string(ranges.size()) + " range(s) for " +
-                                                         std::to_string(rows.size()) + " replayed dispatch(es)");
+                                                         std::to_string(rows.size()) + " (" + std::to_string(kernels) +
+                                                         " replayed dispatch(es) and gpaprof's cache flushes)");
         state->oneDispatchPerConfiguration = true;
     }
     if (!problem.ok()) {
-        NoteOnce("CUDA counters of " + std::to_string(rows.size()) + " kernel(s) are NA: " + problem.reason());
-        for (auto& [row, valid] : rows) WriteRow(std::move(row), state->chip, nullptr);
+        NoteOnce("CUDA counters of " + std::to_string(kernels) + " kernel(s) are NA: " + problem.reason());
+        writeAllNA();
         return;
     }
     if (ranges.size() != rows.size()) {
         NoteOnce("CUPTI returned " + std::to_string(ranges.size()) + " profiled range(s) for " + std::to_string(rows.size()) +
-                 " launch(es); launches without a range have NA counters");
+                 " (launches and gpaprof's cache flushes); launches without a range have NA counters");
     }
     const std::vector<std::string>& metrics = state->chip->plan.groups[0].metrics;
     for (size_t i = 0; i < rows.size(); ++i) {
-        if (i >= ranges.size() || !rows[i].second) {
-            WriteRow(std::move(rows[i].first), state->chip, nullptr);
+        if (!rows[i].row) continue;  // gpaprof's cache flush
+        if (i >= ranges.size() || !rows[i].kernel) {
+            WriteRow(std::move(*rows[i].row), state->chip, nullptr);
             continue;
         }
         std::vector<double> evaluated;
@@ -895,12 +940,12 @@ void CounterCollector::FlushLocked(ContextState* state) {
         }
         if (!outcome.ok()) {
             NoteOnce("CUDA counters could not be evaluated: " + outcome.reason());
-            WriteRow(std::move(rows[i].first), state->chip, nullptr);
+            WriteRow(std::move(*rows[i].row), state->chip, nullptr);
             continue;
         }
         std::map<std::string, double> values;
         for (size_t m = 0; m < metrics.size() && m < evaluated.size(); ++m) values[metrics[m]] = evaluated[m];
-        WriteRow(std::move(rows[i].first), state->chip, &values);
+        WriteRow(std::move(*rows[i].row), state->chip, &values);
     }
 }
 

@@ -42,6 +42,13 @@ inline constexpr const char* kAchievedOccupancyMetric = "sm__warps_active.avg.pc
 inline constexpr const char* kKernelDurationMetric = "gpu__time_duration.sum";
 
 enum class ReplayMethod { Own, Cupti };
+
+// One range of a configuration, in launch order: a launched kernel's row, or gpaprof's cache flush before a
+// measured kernel (l2_flush.h: a kernel of its own, which auto ranges profile too; no row).
+struct PendingRange {
+    std::optional<DispatchRow> row;
+    bool kernel = true;  // false: a range without a kernel (a failed launch in a user range), NA
+};
 // GPAPROF_CUDA_REPLAY: "own" or "cupti"; nullopt for anything else.
 std::optional<ReplayMethod> ParseReplayMethod(const std::string& text);
 
@@ -102,8 +109,16 @@ private:
     struct ContextState;
     ChipSet* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
     ContextState* StateFor(CUcontext context);
-    // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set).
-    bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay);
+    // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set);
+    // `flushBefore`: the launch to flush the L2 cache before.
+    bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore = nullptr);
+    // Ranges one dispatch takes in a configuration (own replay flushes the cache before each kernel), and
+    // whether the configuration has no room for one more.
+    size_t RangesPerDispatch(CUpti_ProfilerReplayMode replay) const;
+    bool Full(const ContextState* state) const;
+    // The L2 cache flushed before the application's `launch`, or (nullptr) before a launch issued again; a
+    // place for the flush's range in `pending` when the profiler counts it. Whether a flush ran.
+    bool FlushCacheBefore(ContextState* state, const LaunchCall* launch);
     bool StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay);
     // Own replay of a multi-pass set, deferred: the application's launch is the first pass of its batch.
     bool DeferDispatch(ContextState* state, const LaunchCall& launch);

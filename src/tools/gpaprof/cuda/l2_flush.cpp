@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cuda/l2_flush.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -60,7 +61,7 @@ L2Flush::L2Flush(const TracingApi* api) : api_(api) {
     if (const char* control = std::getenv("GPAPROF_CUDA_CACHE_CONTROL"); control && std::strcmp(control, "none") == 0) {
         enabled_ = false;
     }
-    if (!api_->cuCtxCreate_v4 || !api_->cuModuleLoadData || !api_->cuModuleGetFunction) enabled_ = false;
+    if (!api_->cuModuleLoadData || !api_->cuModuleGetFunction) enabled_ = false;
 }
 
 std::string L2Flush::Describe(const char* call, CUresult result) const {
@@ -69,15 +70,13 @@ std::string L2Flush::Describe(const char* call, CUresult result) const {
     return std::string(call) + " failed: " + name + " (" + std::to_string(static_cast<int>(result)) + ")";
 }
 
-bool L2Flush::Prepare(CUdevice device, Device* state) {
+bool L2Flush::Prepare(PerContext* state) {
     auto fail = [&](const char* call, CUresult result) {
         state->failure = Describe(call, result);
-        if (state->own) {
-            CUcontext popped = nullptr;
-            api_->cuCtxPopCurrent_v2(&popped);
-        }
         return false;
     };
+    CUdevice device = 0;
+    if (CUresult r = api_->cuCtxGetDevice(&device); r != CUDA_SUCCESS) return fail("cuCtxGetDevice", r);
     int l2Bytes = 0, sms = 0;
     api_->cuDeviceGetAttribute(&l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
     api_->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
@@ -85,11 +84,8 @@ bool L2Flush::Prepare(CUdevice device, Device* state) {
         state->failure = "the device does not say the size of its L2 cache";
         return false;
     }
-    // Made current by its creation, popped when ready (or failed).
-    if (CUresult r = api_->cuCtxCreate_v4(&state->own, nullptr, 0, device); r != CUDA_SUCCESS) {
-        state->own = nullptr;
-        return fail("cuCtxCreate", r);
-    }
+    // The module and the buffer belong to the application's context; the application never sees them, and
+    // gpaprof's memory map leaves them out (the calls are gpaprof's own).
     CUmodule module = nullptr;
     if (CUresult r = api_->cuModuleLoadData(&module, kFlushPtx); r != CUDA_SUCCESS) return fail("cuModuleLoadData", r);
     if (CUresult r = api_->cuModuleGetFunction(&state->kernel, module, "gpaprof_l2_flush"); r != CUDA_SUCCESS) {
@@ -99,65 +95,34 @@ bool L2Flush::Prepare(CUdevice device, Device* state) {
     if (CUresult r = api_->cuMemAlloc_v2(&state->buffer, bytes); r != CUDA_SUCCESS) return fail("cuMemAlloc", r);
     state->vectors = bytes / 16;
     state->blocks = static_cast<unsigned>(std::max(1, sms) * 8);
-    if (CUresult r = api_->cuStreamCreate(&state->stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
-        return fail("cuStreamCreate", r);
-    }
-    uint32_t id = 0;
-    if (api_->cuptiGetContextId && api_->cuptiGetContextId(state->own, &id) == CUPTI_SUCCESS) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        cuptiContextIds_.insert(id);
-    }
-    CUcontext popped = nullptr;
-    api_->cuCtxPopCurrent_v2(&popped);
     return true;
 }
 
-L2Flush::Device* L2Flush::CurrentDevice(std::string* why) {
-    CUdevice device = 0;
-    if (CUresult r = api_->cuCtxGetDevice(&device); r != CUDA_SUCCESS) {
-        *why = Describe("cuCtxGetDevice", r);
-        return nullptr;
-    }
-    auto [it, made] = devices_.try_emplace(device);
-    if (made) Prepare(device, &it->second);
-    if (!it->second.failure.empty()) {
-        *why = it->second.failure;
-        return nullptr;
-    }
-    return &it->second;
-}
-
-bool L2Flush::Run(CUstream stream, std::string* why) {
+bool L2Flush::Run(CUcontext context, CUstream wait, CUstream stream, std::string* why) {
     if (!enabled_) {
         *why = "off";
         return false;
     }
-    Device* device = CurrentDevice(why);
-    if (!device) return false;
-    if (CUresult r = api_->cuStreamSynchronize(stream); r != CUDA_SUCCESS) {
+    auto [it, made] = contexts_.try_emplace(context);
+    PerContext& state = it->second;
+    if (made) Prepare(&state);
+    if (!state.failure.empty()) {
+        *why = state.failure;
+        return false;
+    }
+    if (CUresult r = api_->cuStreamSynchronize(wait); r != CUDA_SUCCESS) {
         *why = Describe("cuStreamSynchronize", r);
         return false;
     }
-    if (CUresult r = api_->cuCtxPushCurrent_v2(device->own); r != CUDA_SUCCESS) {
-        *why = Describe("cuCtxPushCurrent", r);
-        return false;
-    }
-    CUdeviceptr sink = device->buffer;
-    void* parameters[] = {&device->buffer, &device->vectors, &sink};
-    CUresult r = api_->cuLaunchKernel(device->kernel, device->blocks, 1, 1, kThreads, 1, 1, 0, device->stream, parameters, nullptr);
-    if (r == CUDA_SUCCESS) r = api_->cuStreamSynchronize(device->stream);
-    CUcontext popped = nullptr;
-    api_->cuCtxPopCurrent_v2(&popped);
+    CUdeviceptr sink = state.buffer;
+    void* parameters[] = {&state.buffer, &state.vectors, &sink};
+    CUresult r = api_->cuLaunchKernel(state.kernel, state.blocks, 1, 1, kThreads, 1, 1, 0, stream, parameters, nullptr);
+    if (r == CUDA_SUCCESS) r = api_->cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS) {
         *why = Describe("flushing the L2 cache", r);
         return false;
     }
     return true;
-}
-
-bool L2Flush::OwnsContext(uint32_t cuptiContextId) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return cuptiContextIds_.count(cuptiContextId) != 0;
 }
 
 }  // namespace gpaprof::cuda

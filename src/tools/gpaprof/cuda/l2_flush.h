@@ -3,25 +3,20 @@
 // saved or restored its memory starts with the L2 full of dirty lines of that copy, writes them back while it
 // runs and takes longer (a 64 MiB saxpy on an H100: 8% longer than ncu's figure; docs/gpaprof.md).
 //
-// How: once the application's stream has done what it holds, a kernel of gpaprof's own reads a buffer of twice
-// the L2's size, in a context of gpaprof's own on the same device, so that no profiler of the application's
-// context counts it, and is waited for. (Ordering it through events instead makes the driver put a wait kernel
-// of its own into the application's stream, which the range profiler then counts as a kernel.)
+// How: once the stream to wait for has done what it holds, a kernel of gpaprof's own reads a buffer of twice
+// the L2's size, in the application's context on a stream of gpaprof's, and is waited for. While the range
+// profiler runs with auto ranges, that kernel is a range of its own, which the collector skips
+// (counter_collector.h). (A context of gpaprof's own kept the flush out of the application's ranges, but
+// switching to it while the application's context is profiled cost about 1.8 ms per flush on an H100, against
+// 0.07 ms here: bench/counter_flush_cost.sh, docs/benchmarks.md. Ordering through events instead makes the
+// driver put a wait kernel of its own into the application's stream.)
 // GPAPROF_CUDA_CACHE_CONTROL=none turns it off (ncu's --cache-control none), =all is the default.
-//
-// Cost: switching to gpaprof's context while the application's is profiled takes about 3 ms, before every
-// measured kernel (H100, 2026-11-24: 300 launches under the GPA compute set, 11 passes: 15 s against ncu's
-// 61 s; 5.8 s before the flush, on an H200, 2026-11-21). Timing launches with events, to flush only for long
-// kernels, did not help: events around a profiled launch time the profiler's work too, so every launch timed
-// long.
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
 #include <map>
-#include <mutex>
-#include <set>
 #include <string>
 
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
@@ -35,31 +30,26 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
-    // Waits for `stream` of the current context, then flushes; the caller marks the thread internal. False
-    // with the reason when it cannot (later calls for the device fail at once).
-    bool Run(CUstream stream, std::string* why);
-    // Whether CUPTI's context id is one of gpaprof's flush contexts (its kernels are not the application's).
-    bool OwnsContext(uint32_t cuptiContextId) const;
+    // In `context` (current): waits for `wait`, then flushes on `stream` and waits for it; the caller marks
+    // the thread internal. False with the reason when it cannot (later calls for the context fail at once).
+    bool Run(CUcontext context, CUstream wait, CUstream stream, std::string* why);
+    // The context is being destroyed: the driver frees the buffer and module with it.
+    void ContextDestroyed(CUcontext context) { contexts_.erase(context); }
 
 private:
-    struct Device {
-        CUcontext own = nullptr;
+    struct PerContext {
         CUfunction kernel = nullptr;
         CUdeviceptr buffer = 0;
         unsigned long long vectors = 0;  // 16-byte loads the kernel makes
         unsigned blocks = 0;
-        CUstream stream = nullptr;
-        std::string failure;  // why the device has no flush
+        std::string failure;  // why the context has no flush
     };
-    Device* CurrentDevice(std::string* why);
-    bool Prepare(CUdevice device, Device* state);
+    bool Prepare(PerContext* state);
     std::string Describe(const char* call, CUresult result) const;
 
     const TracingApi* api_;
     bool enabled_ = true;
-    std::map<CUdevice, Device> devices_;
-    mutable std::mutex mutex_;              // the ids are read by CUPTI's activity thread
-    std::set<uint32_t> cuptiContextIds_;
+    std::map<CUcontext, PerContext> contexts_;
 };
 
 }  // namespace gpaprof::cuda

@@ -52,26 +52,33 @@ bool LaunchReplayer::ReplayStream(CUcontext context, CUstream* stream, std::stri
 }
 
 bool LaunchReplayer::OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamId) const {
-    if (flush_.OwnsContext(cuptiContextId)) return true;
+    (void)cuptiContextId;  // gpaprof's kernels all run on its streams
     std::lock_guard<std::mutex> lock(ownStreamsMutex_);
     return ownStreamIds_.count(cuptiStreamId) != 0;
 }
 
-void LaunchReplayer::FlushCache(CUcontext context, CUstream stream) {
-    (void)context;  // current
+bool LaunchReplayer::FlushCache(CUcontext context, CUstream wait) {
+    if (!flush_.enabled() || !flushFailure_.empty()) return false;
     std::string why;
-    if (flush_.Run(stream, &why) || why == "off" || !flushFailure_.empty()) return;
+    CUstream stream = nullptr;
+    if (ReplayStream(context, &stream, &why) && flush_.Run(context, wait, stream, &why)) return true;
+    // Never again in this process: every pass of a replay must hold the same kernels.
     flushFailure_ = why;
     std::fprintf(stderr, "gpaprof: the L2 cache is not flushed before measured kernels (%s): durations of kernels "
                  "run right after gpaprof saved or restored memory may be longer\n", why.c_str());
+    return false;
 }
 
-void LaunchReplayer::FlushCacheBefore(const LaunchCall& launch) {
+bool LaunchReplayer::FlushCacheBefore(const LaunchCall& launch) {
     const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
-    if (!parameters) return;
+    if (!parameters) return false;
     CUstream stream = parameters->stream;
     if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
-    FlushCache(launch.context, stream);
+    return FlushCache(launch.context, stream);
+}
+
+bool LaunchReplayer::FlushCacheBeforeRelaunch() {
+    return FlushCache(batchContext_ ? batchContext_ : current_.context, stream_);
 }
 
 std::string LaunchReplayer::Describe(CUresult result) const {
@@ -211,7 +218,6 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     bool ok = false;
     Copy(true, why, &ok);
     if (!ok) return fail(*why);
-    FlushCache(launch.context, stream_);
     if (observer_) observer_(true);
     replaying_ = true;
     ++statistics_.dispatches;
@@ -244,7 +250,6 @@ bool LaunchReplayer::Restore(std::string* why) {
     bool ok = false;
     Copy(false, why, &ok);
     ++statistics_.restores;
-    if (ok) FlushCache(current_.context, stream_);
     return ok;
 }
 
@@ -391,7 +396,6 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
         ReleaseSnapshot(snapshot);
         return SnapshotResult::Failed;
     }
-    FlushCache(launch.context, stream);  // the application's launch, the first pass, comes next
     ++statistics_.snapshots;
     statistics_.snapshotBytes += plan.bytes;
     return SnapshotResult::Taken;
@@ -414,6 +418,7 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
         shadows_.erase(found);
     }
     replayStreams_.erase(context);
+    flush_.ContextDestroyed(context);
     modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
@@ -463,7 +468,6 @@ bool LaunchReplayer::RestoreSnapshot(const Snapshot& snapshot, std::string* why)
         offset += region.size;
     }
     ++statistics_.restores;
-    FlushCache(snapshot.context, stream_);
     return true;
 }
 

@@ -12,7 +12,8 @@
 //                       (Begin / End). Used where a snapshot per dispatch does not fit or the arguments cannot
 //                       be copied.
 //
-// Every measured kernel starts from a clean L2 cache (l2_flush.h), as after a flush by ncu.
+// Every measured kernel starts from a clean L2 cache (l2_flush.h), as after a flush by ncu: the collector asks
+// for the flush right before each measured launch, so that every pass holds the same kernels.
 //
 // While memory is put back, other threads' calls that write device memory wait (the gate), and replays begin
 // by waiting for the context's work, so that nothing else changes the memory being saved and restored.
@@ -118,13 +119,17 @@ public:
     // later may get the same handle).
     void ContextDestroyed(CUcontext context);
 
-    // Before the application's own launch of a dispatch that is measured without a replay (a one-pass set):
-    // the L2 cache clean, as before every pass of a replay (l2_flush.h). The launch's context is current.
-    void FlushCacheBefore(const LaunchCall& launch);
+    // The L2 cache clean (l2_flush.h) right before a measured kernel: the application's own launch (once its
+    // stream has done what it holds; the launch's context is current), or a launch issued again (once the
+    // restores on gpaprof's stream are done). True when a flush kernel ran, in the context of the launch: while
+    // the profiler runs with auto ranges it is a range of its own. False when the cache is not flushed (off,
+    // or it failed once: then never again in the process).
+    bool FlushCacheBefore(const LaunchCall& launch);
+    bool FlushCacheBeforeRelaunch();
 
     // Whether a kernel's activity record (CUPTI's context and stream ids) is of a kernel gpaprof ran: a replay
-    // pass (on gpaprof's streams) or a cache flush (in gpaprof's contexts). Correlation ids cannot say: a
-    // launch gpaprof makes inside the application's launch call gets that call's id. Any thread.
+    // pass or a cache flush, both on gpaprof's streams. Correlation ids cannot say: a launch gpaprof makes
+    // inside the application's launch call gets that call's id. Any thread.
     bool OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamId) const;
 
     // Called when gpaprof starts running kernels of its own (true) and when it is done (false): while it does,
@@ -153,8 +158,8 @@ private:
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
     std::string Describe(CUresult result) const;
-    // After gpaprof saved or restored memory on `stream`, before the kernel that is measured next.
-    void FlushCache(CUcontext context, CUstream stream);
+    // In `context` (current), after `wait` has done what it holds, on gpaprof's stream of the context.
+    bool FlushCache(CUcontext context, CUstream wait);
     // gpaprof's stream in `context`, made on first use.
     bool ReplayStream(CUcontext context, CUstream* stream, std::string* why);
 
