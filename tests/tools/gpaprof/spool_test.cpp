@@ -67,6 +67,36 @@ TEST(SpoolRecords, EveryRecordRoundTrips) {
     for (const spool::Record& record : records) EXPECT_EQ(RoundTrip(record), record) << spool::Encode(record);
 }
 
+// The CUDA part writes each call's line field by field: the same line as the CallRecord it stands for.
+TEST(SpoolRecords, CallLinesEncodedDirectlyAreCallRecords) {
+    for (const bool withReturn : {true, false}) {
+        ApiCall call;
+        call.apiType = 211;
+        call.name = "cudaLaunchKernel";
+        if (withReturn) call.returnValue = "cudaSuccess";
+        call.args = {"0x0000000000401000", "{4096,1,1}", "a\ttab\\and\nnewline", ""};
+        call.start = 1000;
+        call.end = 2500;
+        const spool::CallRecord record{"cuda", 77, 12, call};
+        std::vector<std::string_view> args(call.args.begin(), call.args.end());
+        spool::CallLineFields fields;
+        fields.part = "cuda";
+        fields.threadId = 77;
+        fields.index = 12;
+        fields.apiType = 211;
+        fields.name = call.name;
+        if (withReturn) fields.returnValue = *call.returnValue;
+        fields.args = args.data();
+        fields.argCount = args.size();
+        fields.start = 1000;
+        fields.end = 2500;
+        std::string line = "previous line\n";
+        spool::EncodeCallLine(fields, &line);
+        EXPECT_EQ(line, "previous line\n" + spool::Encode(record));
+        EXPECT_EQ(RoundTrip(record), spool::Record(record));
+    }
+}
+
 TEST(SpoolRecords, BadLinesAreRejectedWithAReason) {
     std::string error;
     EXPECT_FALSE(spool::Decode("", &error).has_value());

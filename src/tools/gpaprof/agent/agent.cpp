@@ -331,18 +331,28 @@ bool Agent::ShouldProfileDispatch(const std::string& kernelName) {
     return !config_.launchCount || position - config_.launchSkip < *config_.launchCount;
 }
 
-void Agent::Write(const spool::Record& record) {
+void Agent::OpenSpoolOfForkedChild() {
     if (reopenAfterFork_.load(std::memory_order_relaxed) && reopenAfterFork_.exchange(false)) {
         // The first record of a forked child: its own spool, starting with its process record.
         OpenSpool();
         std::string warning;
         if (spool_.open()) spool_.Append(spool::Encode(MakeProcessRecord(&warning)));
     }
+}
+
+void Agent::Write(const spool::Record& record) {
+    OpenSpoolOfForkedChild();
     if (!spool_.open()) return;
     // One allocation per record (a buffer kept per thread would be destroyed before the exit hooks write).
     std::string line;
     line.reserve(256);
     spool::EncodeTo(record, &line);
+    spool_.Append(line);
+}
+
+void Agent::WriteEncoded(std::string_view line) {
+    OpenSpoolOfForkedChild();
+    if (!spool_.open()) return;
     spool_.Append(line);
 }
 

@@ -67,6 +67,8 @@ public:
 
     // Records; each is one line appended to the spool at once (SpoolWriter: a copy into the file's pages).
     void Write(const spool::Record& record);
+    // A record encoded by the caller (spool::EncodeCallLine): one complete line, its '\n' included.
+    void WriteEncoded(std::string_view line);
     // Several records appended at once, for a producer of many at once (CUDA activity buffers): every record
     // is still a complete line.
     void WriteAll(const std::vector<spool::Record>& records);
@@ -107,6 +109,7 @@ private:
     bool Initialize();
     spool::ProcessRecord MakeProcessRecord(std::string* warning);
     void OpenSpool();
+    void OpenSpoolOfForkedChild();  // before the first record of a forked child
     bool KernelPassesFilters(const std::string& kernelName);
 
     AgentConfig config_;

@@ -2,38 +2,63 @@
 
 namespace gpaprof::cuda {
 
-std::string HexValue(uint64_t value) {
-    char text[24];
-    std::snprintf(text, sizeof text, "0x%016llX", static_cast<unsigned long long>(value));
-    return text;
+void AppendHex(std::string* out, uint64_t value) {
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    char text[18] = {'0', 'x'};
+    for (int i = 17; i >= 2; --i, value >>= 4) text[i] = kDigits[value & 0xF];
+    out->append(text, sizeof text);
 }
 
-std::string PointerText(const void* pointer) {
-    if (!pointer) return "NULL";
-    return HexValue(reinterpret_cast<uintptr_t>(pointer));
+void AppendPointer(std::string* out, const void* pointer) {
+    if (!pointer) {
+        out->append("NULL");
+        return;
+    }
+    AppendHex(out, reinterpret_cast<uintptr_t>(pointer));
 }
 
-std::string QuotedString(const char* text) {
-    if (!text) return "NULL";
-    std::string quoted = "\"";
+void AppendQuoted(std::string* out, const char* text) {
+    if (!text) {
+        out->append("NULL");
+        return;
+    }
+    out->push_back('"');
     size_t length = 0;
     for (; text[length] != '\0' && length < 256; ++length) {
         const char c = text[length];
         if (c == '"' || c == '\\') {
-            quoted += '\\';
-            quoted += c;
+            out->push_back('\\');
+            out->push_back(c);
         } else if (c == '\n') {
-            quoted += "\\n";
+            out->append("\\n");
         } else if (c == '\t') {
-            quoted += "\\t";
+            out->append("\\t");
         } else if (static_cast<unsigned char>(c) < 0x20) {
-            quoted += '?';
+            out->push_back('?');
         } else {
-            quoted += c;
+            out->push_back(c);
         }
     }
-    if (text[length] != '\0') quoted += "...";
-    return quoted + "\"";
+    if (text[length] != '\0') out->append("...");
+    out->push_back('"');
+}
+
+std::string HexValue(uint64_t value) {
+    std::string text;
+    AppendHex(&text, value);
+    return text;
+}
+
+std::string PointerText(const void* pointer) {
+    std::string text;
+    AppendPointer(&text, pointer);
+    return text;
+}
+
+std::string QuotedString(const char* text) {
+    std::string quoted;
+    AppendQuoted(&quoted, text);
+    return quoted;
 }
 
 }  // namespace gpaprof::cuda

@@ -119,12 +119,20 @@ std::string CudaErrorName(int value) { return value == 0 ? "cudaSuccess" : EnumN
 std::string CuResultName(int value) { return value == 0 ? "CUDA_SUCCESS" : EnumName(kCuResultNames, value); }
 std::string MemcpyKindName(int value) { return EnumName(kMemcpyKindNames, value); }
 
-bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,
-                     std::vector<std::string>* out) {
-    out->clear();
+bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context, ArgList* out) {
+    out->Clear();
     if (!params) return false;
     return domain == CudaDomain::Runtime ? FormatRuntimeArguments(cbid, params, context, out)
                                          : FormatDriverArguments(cbid, params, context, out);
+}
+
+bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,
+                     std::vector<std::string>* out) {
+    ArgList list;
+    const bool known = FormatArguments(domain, cbid, params, context, &list);
+    out->clear();
+    for (size_t i = 0; i < list.size(); ++i) out->emplace_back(list[i]);
+    return known;
 }
 
 std::optional<uint64_t> StreamArgument(CudaDomain domain, uint32_t cbid, const void* params) {

@@ -57,8 +57,10 @@ std::string CuResultName(int value);
 std::string MemcpyKindName(int value);
 
 struct ArgContext;
+class ArgList;
 // The argument list of one call from the parameter struct CUPTI passed to the callback; false when CUPTI
 // does not describe the function's parameters (then *out is left empty).
+bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context, ArgList* out);
 bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,
                      std::vector<std::string>* out);
 

@@ -14,7 +14,7 @@ Inputs (paths given on the command line):
 Output: one C++ file (included by cuda_api_table.cpp) with
   - the runtime and driver functions: CUPTI callback id, the name the application called (CUPTI's version
     suffix _vNNNN dropped from runtime names), and a formatter that turns the parameter struct CUPTI hands to
-    a callback into the .atp argument list (one FormatArgument call per field; the C++ overloads in
+    a callback into the .atp argument list (one AddArgument call per field; the C++ overloads in
     arg_format.h choose the format from the field's type);
   - name tables for the return codes and copy kinds.
 
@@ -96,7 +96,7 @@ def emit_domain(out, domain, cbids, structs):
     out.append("};")
     out.append("")
     fn = "FormatRuntimeArguments" if domain == "runtime" else "FormatDriverArguments"
-    out.append("bool %s(uint32_t cbid, const void* params, const ArgContext& context, std::vector<std::string>* out) {"
+    out.append("bool %s(uint32_t cbid, const void* params, const ArgContext& context, ArgList* out) {"
                % fn)
     out.append("    switch (cbid) {")
     for cbid, suffix in cbids:
@@ -107,7 +107,7 @@ def emit_domain(out, domain, cbids, structs):
         if fields:
             out.append("            const auto* p = static_cast<const %s_params*>(params);" % suffix)
             for type_text, name in fields:
-                out.append('            out->push_back(FormatArgument(p->%s, %s, context));' % (name, style(type_text, name)))
+                out.append('            AddArgument(out, p->%s, %s, context);' % (name, style(type_text, name)))
         else:
             out.append("            (void)params;")
         out.append("            return true;")

@@ -52,6 +52,7 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/agent/late_thread_local.h"
 #include "tools/gpaprof/cuda/arg_format.h"
+#include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/counter_collector.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
@@ -97,6 +98,13 @@ constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's ow
 // ---------------------------------------------------------------------------------------------------------
 // Per-thread state of the calls in progress.
 
+// A kernel launch whose counters are collected, from its entry to its exit.
+struct ProfiledLaunch {
+    CUcontext context = nullptr;
+    std::unique_lock<std::mutex> counterLock;
+    DispatchRow row;
+};
+
 struct OpenCall {
     CudaDomain domain = CudaDomain::Runtime;
     uint32_t cbid = 0;
@@ -107,11 +115,8 @@ struct OpenCall {
     uint64_t start = 0;
     uint32_t correlationId = 0;
     std::vector<uint32_t> correlations;      // ids registered for its device work
-    // A kernel launch that is profiled (-p/-O).
-    bool dispatch = false;
-    CUcontext context = nullptr;
-    std::unique_lock<std::mutex> counterLock;
-    DispatchRow row;
+    // A kernel launch that is profiled (-p); apart, so that the other calls stay small to move.
+    std::unique_ptr<ProfiledLaunch> dispatch;
     // Held while a call that may write device memory runs, so that it waits for a replay in progress.
     std::shared_lock<std::shared_mutex> gate;
 };
@@ -120,6 +125,15 @@ struct OpenCall {
 // thread_local (late_thread_local.h says why).
 agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
 std::vector<OpenCall>& OpenCalls() { return g_openCalls.Get(); }
+// What writing a call's record takes, kept per thread so that a traced call allocates nothing once the
+// buffers have grown (a thread_local would be gone in the callbacks at exit: late_thread_local.h).
+struct CallScratch {
+    ArgList args;
+    std::vector<std::string_view> views;
+    std::string returnValue;
+    std::string line;
+};
+agent::LateThreadLocal<CallScratch> g_callScratch;
 thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
 thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
@@ -240,6 +254,7 @@ private:
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
+    CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
     std::unique_ptr<CounterCollector> collector_;
     std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
     std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
@@ -411,6 +426,7 @@ bool CudaPart::Initialize(std::string* problem) {
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
+    if (std::getenv("GPAPROF_CUDA_STATS")) costs_.Enable();
     ReplayMethod method = ReplayMethod::Own;
     if (counters_) {
         if (const char* text = std::getenv("GPAPROF_CUDA_REPLAY"); text && *text) {
@@ -458,11 +474,20 @@ bool CudaPart::Initialize(std::string* problem) {
                         : "");
         return false;
     }
-    for (CUpti_CallbackDomain domain :
-         {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RESOURCE}) {
+    for (CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
         result = api_->cuptiEnableDomain(1, subscriber_, domain);
         if (result != CUPTI_SUCCESS) {
             *problem = "cuptiEnableDomain failed: " + api_->Describe(result);
+            return false;
+        }
+    }
+    // Of the resource domain only what gpaprof uses: the whole domain also calls back once per kernel launch
+    // (about 0.6 us of CUPTI's per launch on an H100, docs/benchmarks.md).
+    for (CUpti_CallbackId resource : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                                      CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING}) {
+        result = api_->cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, resource);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiEnableCallback failed: " + api_->Describe(result);
             return false;
         }
     }
@@ -536,6 +561,7 @@ OpenCall* CudaPart::InnermostTraced() {
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     if (diagEmptyCallbacks_) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        CostScope cost(costs_, CostSite::Resource);
         Internal internal;
         if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
             OnModule(cbid, static_cast<const CUpti_ResourceData*>(data));
@@ -560,6 +586,7 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
 }
 
 void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    CostScope cost(costs_, CostSite::EnterTraced);
     const CudaApiInfo* info = FindApi(domain, cbid);
     OpenCall call;
     call.domain = domain;
@@ -573,6 +600,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
     // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
     if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) call.traced = false;
+    if (!call.traced) cost.Retarget(CostSite::EnterNested);
     if (exiting_.load(std::memory_order_relaxed) && call.traced &&
         (call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::GraphLaunch) &&
         Agent::ThreadId() != exitingThread_.load(std::memory_order_relaxed)) {
@@ -619,6 +647,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
 }
 
 void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    CostScope cost(costs_, CostSite::ExitNested);
     const uint64_t end = Agent::Now();
     // The matching entry is the innermost open call of this function.
     std::vector<OpenCall>& calls = OpenCalls();
@@ -637,31 +666,49 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     }
     if (returnCode != 0) ForgetEnqueue(call);
     if (!call.record) return;
+    cost.Retarget(CostSite::ExitTraced);
 
     const CudaApiInfo* info = FindApi(domain, cbid);
-    spool::CallRecord record;
-    record.part = "cuda";
-    record.threadId = Agent::ThreadId();
-    record.index = *call.index;
-    record.call.apiType = ApiType(domain, cbid);
-    record.call.name = info ? std::string(info->name) : (data->functionName ? data->functionName : "unknown");
+    const std::string_view name = info ? info->name : std::string_view(data->functionName ? data->functionName : "unknown");
+    CallScratch& scratch = g_callScratch.Get();
     ArgContext context;
     context.succeeded = returnCode == 0;
-    FormatArguments(domain, cbid, data->functionParams, context, &record.call.args);
+    {
+        CostScope arguments(costs_, CostSite::Arguments);
+        FormatArguments(domain, cbid, data->functionParams, context, &scratch.args);
+    }
+    std::string& returnValue = scratch.returnValue;
     if (domain == CudaDomain::Driver) {
-        record.call.returnValue = CuResultName(returnCode);
-    } else if (record.call.name == "cudaCreateChannelDesc") {
-        record.call.returnValue = "{...}";  // returns a struct, not an error code
-    } else if (record.call.name == "cudaGetErrorName" || record.call.name == "cudaGetErrorString") {
+        returnValue = CuResultName(returnCode);
+    } else if (name == "cudaCreateChannelDesc") {
+        returnValue = "{...}";  // returns a struct, not an error code
+    } else if (name == "cudaGetErrorName" || name == "cudaGetErrorString") {
         const char* text = nullptr;
         if (data->functionReturnValue) std::memcpy(&text, data->functionReturnValue, sizeof text);
-        record.call.returnValue = QuotedString(text);
+        returnValue = QuotedString(text);
     } else {
-        record.call.returnValue = CudaErrorName(returnCode);
+        returnValue = CudaErrorName(returnCode);
     }
-    record.call.start = call.start;
-    record.call.end = end;
-    agent_->Write(record);
+    scratch.views.clear();
+    for (size_t i = 0; i < scratch.args.size(); ++i) scratch.views.push_back(scratch.args[i]);
+    spool::CallLineFields fields;
+    fields.part = "cuda";
+    fields.threadId = Agent::ThreadId();
+    fields.index = *call.index;
+    fields.apiType = ApiType(domain, cbid);
+    fields.name = name;
+    fields.returnValue = returnValue;
+    fields.args = scratch.views.data();
+    fields.argCount = scratch.views.size();
+    fields.start = call.start;
+    fields.end = end;
+    {
+        CostScope write(costs_, CostSite::Write);
+        scratch.line.clear();
+        spool::EncodeCallLine(fields, &scratch.line);
+        agent_->WriteEncoded(scratch.line);
+    }
+    const uint64_t threadId = fields.threadId, index = fields.index;
     // While the process ends, device times are handed over after every call: nothing flushes them later.
     if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) > 0) {
         Internal internal;
@@ -672,9 +719,9 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
         // symbolName is valid only in launch callbacks: the kernel, whose host stub is not the caller either.
         const bool launch = call.apiClass == CudaApiClass::KernelLaunch;
         if (std::optional<spool::SourceRecord> source =
-                callers_.Locate(record.call.name, launch && data->symbolName ? data->symbolName : "")) {
-            source->threadId = record.threadId;
-            source->index = record.index;
+                callers_.Locate(std::string(name), launch && data->symbolName ? data->symbolName : "")) {
+            source->threadId = threadId;
+            source->index = index;
             agent_->Write(*source);
         }
     }
@@ -769,10 +816,10 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
         row.localMemSize = dynamicShared;
     }
     if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
-    call->dispatch = true;
-    call->context = data->context;
-    call->row = std::move(row);
-    call->counterLock = collector_->Lock();
+    call->dispatch = std::make_unique<ProfiledLaunch>();
+    call->dispatch->context = data->context;
+    call->dispatch->row = std::move(row);
+    call->dispatch->counterLock = collector_->Lock();
     t_profilingLaunch = true;
     LaunchCall launchCall;
     launchCall.cbid = cbid;
@@ -784,14 +831,15 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
 }
 
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
-    if (!collector_ || !call->counterLock.owns_lock()) return;
-    collector_->AfterLaunch(call->context, launched, std::move(call->row));
+    if (!collector_ || !call->dispatch || !call->dispatch->counterLock.owns_lock()) return;
+    collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
     t_profilingLaunch = false;
-    call->counterLock.unlock();
+    call->dispatch->counterLock.unlock();
 }
 
 void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
                                uint64_t kernelHandle) {
+    CostScope cost(costs_, CostSite::Enqueue);
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     std::shared_ptr<PendingEnqueue> pending;
     for (uint32_t id : owner->correlations) {
@@ -1041,6 +1089,7 @@ void CudaPart::HoldWhileExiting() {
 
 void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     if (!buffer || validSize == 0) return;
+    CostScope cost(costs_, CostSite::ActivityBuffer);
     if (!cpuClock_) Calibrate();
     // One write for the whole buffer: the activity thread would otherwise contend with the application's
     // threads for the spool three times per kernel.
@@ -1191,6 +1240,9 @@ void CudaPart::Finish() {
                              memory_->AllocationCount());
             }
         }
+    }
+    if (first && costs_.enabled()) {
+        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s\n", costs_.Summary().c_str());
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
     // tearing down.

@@ -732,6 +732,17 @@ std::string Encode(const Record& record) {
 
 void EncodeTo(const Record& record, std::string* out) { std::visit(Encoder{out}, record); }
 
+void EncodeCallLine(const CallLineFields& call, std::string* out) {
+    // The fields of Encoder's CallRecord and EncodeCall, in their order.
+    Writer w('A', out);
+    w.Text(call.part).Number(call.threadId).Number(call.index).Number(call.apiType).Text(call.name);
+    w.Flag(call.returnValue.has_value()).Text(call.returnValue.value_or(std::string_view()));
+    w.Number(call.argCount);
+    for (size_t i = 0; i < call.argCount; ++i) w.Text(call.args[i]);
+    w.Number(call.start).Number(call.end);
+    w.Done();
+}
+
 namespace {
 
 template <typename View>

@@ -134,6 +134,20 @@ using Record = std::variant<ProcessRecord, DeviceRecord, CounterListRecord, Call
 std::string Encode(const Record& record);
 // Appends that line to `out` (several records in one buffer, no temporary).
 void EncodeTo(const Record& record, std::string* out);
+// The 'A' line of an API call appended to `out`, field by field: what EncodeTo(CallRecord) writes, without a
+// CallRecord to build (the CUDA part writes one at every traced call). `args`: `argCount` views.
+struct CallLineFields {
+    std::string_view part;
+    uint64_t threadId = 0;
+    uint64_t index = 0;
+    uint32_t apiType = 0;
+    std::string_view name;
+    std::optional<std::string_view> returnValue;
+    const std::string_view* args = nullptr;
+    size_t argCount = 0;
+    uint64_t start = 0, end = 0;
+};
+void EncodeCallLine(const CallLineFields& call, std::string* out);
 // One line without its '\n'; nullopt with the reason when it is not a record.
 std::optional<Record> Decode(std::string_view line, std::string* error);
 

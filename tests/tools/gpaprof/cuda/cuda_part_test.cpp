@@ -181,6 +181,42 @@ TEST(CudaArguments, DriverLaunchParametersAndDevicePointers) {
     EXPECT_EQ(args[1], "1048576");
 }
 
+// A call's arguments go into one buffer that keeps its storage from call to call.
+TEST(CudaArguments, ArgumentListsReuseTheirBuffer) {
+    int value = 5;
+    void* kernelArgs[] = {&value};
+    cudaLaunchKernel_v7000_params params{reinterpret_cast<const void*>(uintptr_t{0xABCDEF}), dim3(7, 8, 9),
+                                         dim3(32, 1, 1), kernelArgs, 0, reinterpret_cast<cudaStream_t>(uintptr_t{0x10})};
+    ArgContext done;
+    done.succeeded = true;
+    ArgList list;
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params, done, &list));
+    ASSERT_EQ(list.size(), 6u);
+    EXPECT_EQ(list[0], "0x0000000000ABCDEF");
+    EXPECT_EQ(list[1], "{7,8,9}");
+    EXPECT_EQ(list[4], "0");
+    EXPECT_EQ(list[5], "0x0000000000000010");
+    const size_t capacity = list.text().capacity();
+    const char* storage = list.text().data();
+    ASSERT_TRUE(FormatArguments(CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &params, done, &list));
+    EXPECT_EQ(list.size(), 6u);  // cleared, not appended to
+    EXPECT_EQ(list[2], "{32,1,1}");
+    EXPECT_EQ(list.text().capacity(), capacity);
+    EXPECT_EQ(list.text().data(), storage);
+    EXPECT_FALSE(FormatArguments(CudaDomain::Runtime, 0xFFFFFu, &params, done, &list));
+    EXPECT_EQ(list.size(), 0u);
+}
+
+TEST(CudaArguments, HexValuesAreSixteenUppercaseDigits) {
+    EXPECT_EQ(HexValue(0), "0x0000000000000000");
+    EXPECT_EQ(HexValue(0xDEADBEEFull), "0x00000000DEADBEEF");
+    EXPECT_EQ(HexValue(~0ull), "0xFFFFFFFFFFFFFFFF");
+    EXPECT_EQ(PointerText(nullptr), "NULL");
+    EXPECT_EQ(FormatArgument(-3, ArgStyle::Plain, ArgContext{}), "-3");
+    EXPECT_EQ(FormatArgument(2.5f, ArgStyle::Plain, ArgContext{}), "2.5");
+    EXPECT_EQ(FormatArgument(true, ArgStyle::Plain, ArgContext{}), "1");
+}
+
 TEST(CudaArguments, StringsAreQuotedAndEscaped) {
     EXPECT_EQ(QuotedString("saxpy"), "\"saxpy\"");
     EXPECT_EQ(QuotedString("a \"b\"\n"), "\"a \\\"b\\\"\\n\"");
