@@ -17,10 +17,12 @@ namespace gpaprof::cuda {
 enum class CostSite : uint32_t {
     EnterTraced,    // entry of a call of the application
     EnterNested,    // entry of a call made inside another (the runtime's driver calls)
+    EnterRuntimeOwn,  // entry of a driver call outside any call that the runtime made (told by CalledByRuntime)
     ExitTraced,     // exit of a call of the application, its record included
     ExitNested,
     Arguments,      // of ExitTraced: formatting the arguments
-    Write,          // of ExitTraced: encoding the record and appending it to the spool
+    Encode,         // of ExitTraced: encoding the record
+    Append,         // of ExitTraced: appending it to the spool
     Enqueue,        // registering a launch, copy or set for its activity record
     ActivityBuffer, // CUPTI's activity thread: one completed buffer
     Resource,       // context, stream and module callbacks
@@ -43,8 +45,10 @@ public:
     }
     // One line: calls and mean nanoseconds per site.
     std::string Summary() const {
-        static const char* const kNames[] = {"enter(app)", "enter(nested)", "exit(app)", "exit(nested)", "arguments",
-                                             "write",      "enqueue",       "activity-buffer", "resource"};
+        static const char* const kNames[] = {"enter(app)", "enter(nested)", "enter(runtime's)", "exit(app)",
+                                             "exit(nested)", "arguments", "encode", "append", "enqueue",
+                                             "activity-buffer", "resource"};
+        static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(CostSite::Count));
         const double nsPerTick = static_cast<double>(agent::Agent::Now() - startNs_) /
                                  static_cast<double>(__rdtsc() - startTicks_ + 1);
         std::string line;

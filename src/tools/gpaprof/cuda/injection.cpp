@@ -599,8 +599,11 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     call.traced = calls.empty();
     // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
     // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
-    if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) call.traced = false;
     if (!call.traced) cost.Retarget(CostSite::EnterNested);
+    if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) {
+        call.traced = false;
+        cost.Retarget(CostSite::EnterRuntimeOwn);
+    }
     if (exiting_.load(std::memory_order_relaxed) && call.traced &&
         (call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::GraphLaunch) &&
         Agent::ThreadId() != exitingThread_.load(std::memory_order_relaxed)) {
@@ -703,9 +706,12 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     fields.start = call.start;
     fields.end = end;
     {
-        CostScope write(costs_, CostSite::Write);
+        CostScope encode(costs_, CostSite::Encode);
         scratch.line.clear();
         spool::EncodeCallLine(fields, &scratch.line);
+    }
+    {
+        CostScope append(costs_, CostSite::Append);
         agent_->WriteEncoded(scratch.line);
     }
     const uint64_t threadId = fields.threadId, index = fields.index;
@@ -1150,7 +1156,9 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         std::lock_guard<std::mutex> lock(enqueueMutex_);
         const char* dropped = nullptr;
         // The id stays: a launch may be reported more than once.
-        if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
+        if (kernel.name == L2Flush::kKernelName) {
+            dropped = "gpaprof's cache flush";
+        } else if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
             dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
         } else if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
             dropped = "no application launch of that id, and it ran while gpaprof replayed";
@@ -1159,9 +1167,9 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         }
         if (dropped) {
             if (debugRecords_) {
-                std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, start %llu) left out: %s\n",
-                             kernel.name.c_str(), kernel.correlationId, static_cast<unsigned long long>(kernel.start),
-                             dropped);
+                std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u, start %llu) left out: %s\n",
+                             kernel.name.c_str(), kernel.correlationId, kernel.streamId,
+                             static_cast<unsigned long long>(kernel.start), dropped);
             }
             return;
         }
@@ -1170,6 +1178,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         agent_->Note("with -p, CUPTI's activity records of kernels profiled by its range profiler carry no kernel "
                      "times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the .csv Time "
                      "column has each kernel's duration)");
+    }
+    if (debugRecords_) {
+        std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u) kept\n", kernel.name.c_str(),
+                     kernel.correlationId, kernel.streamId);
     }
     const std::string deviceName = DeviceName(kernel.deviceId);
     const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
@@ -1243,6 +1255,18 @@ void CudaPart::Finish() {
     }
     if (first && costs_.enabled()) {
         std::fprintf(stderr, "gpaprof: CUDA callback costs: %s\n", costs_.Summary().c_str());
+        // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
+        std::vector<std::pair<uint32_t, uint32_t>> outside;
+        for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {
+            if (const uint32_t calls = runtimeCallers_[cbid].calls.load()) outside.emplace_back(calls, cbid);
+        }
+        std::sort(outside.rbegin(), outside.rend());
+        std::string line;
+        for (size_t i = 0; i < outside.size() && i < 5; ++i) {
+            const CudaApiInfo* info = FindApi(CudaDomain::Driver, outside[i].second);
+            line += (line.empty() ? "" : ", ") + std::string(info ? info->name : "?") + " " + std::to_string(outside[i].first);
+        }
+        if (!line.empty()) std::fprintf(stderr, "gpaprof: CUDA driver calls outside runtime calls: %s\n", line.c_str());
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
     // tearing down.

@@ -88,7 +88,7 @@ bool L2Flush::Prepare(PerContext* state) {
     // gpaprof's memory map leaves them out (the calls are gpaprof's own).
     CUmodule module = nullptr;
     if (CUresult r = api_->cuModuleLoadData(&module, kFlushPtx); r != CUDA_SUCCESS) return fail("cuModuleLoadData", r);
-    if (CUresult r = api_->cuModuleGetFunction(&state->kernel, module, "gpaprof_l2_flush"); r != CUDA_SUCCESS) {
+    if (CUresult r = api_->cuModuleGetFunction(&state->kernel, module, kKernelName); r != CUDA_SUCCESS) {
         return fail("cuModuleGetFunction", r);
     }
     const size_t bytes = 2 * static_cast<size_t>(l2Bytes);

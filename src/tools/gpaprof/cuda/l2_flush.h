@@ -25,6 +25,9 @@ namespace gpaprof::cuda {
 
 class L2Flush {
 public:
+    // The flush kernel's name: its activity records are gpaprof's whatever stream or correlation id they carry.
+    static constexpr const char* kKernelName = "gpaprof_l2_flush";
+
     explicit L2Flush(const TracingApi* api);
     L2Flush(const L2Flush&) = delete;
     L2Flush& operator=(const L2Flush&) = delete;

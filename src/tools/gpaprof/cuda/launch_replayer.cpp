@@ -42,9 +42,15 @@ bool LaunchReplayer::ReplayStream(CUcontext context, CUstream* stream, std::stri
             return false;
         }
         uint32_t id = 0;
-        if (api_->cuptiGetStreamIdEx && api_->cuptiGetStreamIdEx(context, known, 0, &id) == CUPTI_SUCCESS) {
+        const CUptiResult found = api_->cuptiGetStreamIdEx ? api_->cuptiGetStreamIdEx(context, known, 0, &id)
+                                                           : CUPTI_ERROR_NOT_SUPPORTED;
+        if (found == CUPTI_SUCCESS) {
             std::lock_guard<std::mutex> lock(ownStreamsMutex_);
             ownStreamIds_.insert(id);
+        }
+        if (std::getenv("GPAPROF_CUDA_DEBUG")) {
+            std::fprintf(stderr, "gpaprof: debug: gpaprof's stream %p of context %p: CUPTI stream id %u (%s)\n",
+                         static_cast<void*>(known), static_cast<void*>(context), id, api_->Describe(found).c_str());
         }
     }
     *stream = known;
