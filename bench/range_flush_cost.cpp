@@ -7,8 +7,8 @@
 //     auto            auto ranges, no flush: the profiled launch alone
 //     auto-ownctx     auto ranges, gpaprof's flush kernel (l2_flush.h) in a context of its own (what gpaprof
 //                     did until 2026-11-25)
-//     auto-appctx     auto ranges, the flush kernel in the application's context on another stream (gpaprof's
-//                     way now: it becomes a range of its own, skipped when reading the results)
+//     auto-appctx     auto ranges, the flush kernel in the application's context on the kernel's stream
+//                     (gpaprof's way now: it becomes a range of its own, skipped when reading the results)
 //     ownctx-alone    the flush in a context of its own before each launch, with no profiler on the device
 //     user-appctx     user ranges pushed around each launch, the read kernel outside them
 //   prints: range_flush_cost mode=M launches=N ms_per_launch=X kernel_us_median=D ranges=R
@@ -65,9 +65,8 @@ int main(int argc, char** argv) {
     CUcontext context = nullptr;
     tracing->cuCtxGetCurrent(&context);
     gpaprof::cuda::L2Flush l2Flush(tracing);
-    CUstream stream = nullptr, flushStream = nullptr;
+    CUstream stream = nullptr;
     tracing->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
-    tracing->cuStreamCreate(&flushStream, CU_STREAM_NON_BLOCKING);
     // A context of the probe's own on the same device, with a stream, for the own-context modes.
     CUcontext own = nullptr;
     CUstream ownStream = nullptr;
@@ -83,13 +82,15 @@ int main(int argc, char** argv) {
 
     auto flush = [&] {
         if (ownContext) {
+            tracing->cuStreamSynchronize(stream);
             tracing->cuCtxPushCurrent_v2(own);
-            const bool flushed = l2Flush.Run(own, stream, ownStream, &problem);
+            bool flushed = l2Flush.Run(own, ownStream, &problem);
+            flushed = flushed && tracing->cuStreamSynchronize(ownStream) == CUDA_SUCCESS;
             CUcontext popped = nullptr;
             tracing->cuCtxPopCurrent_v2(&popped);
             if (!flushed) Fail("flush: " + problem);
         } else if (mode == "auto-appctx" || mode == "user-appctx") {
-            if (!l2Flush.Run(context, stream, flushStream, &problem)) Fail("flush: " + problem);
+            if (!l2Flush.Run(context, stream, &problem)) Fail("flush: " + problem);  // stream order: before the kernel
         }
     };
     if (mode == "ownctx-alone") {

@@ -70,7 +70,8 @@ namespace gpaprof::cuda {
     X(cuLibraryGetGlobal)                   \
     X(cuCtxCreate_v4)                       \
     X(cuModuleLoadData)                     \
-    X(cuModuleGetFunction)
+    X(cuModuleGetFunction)                  \
+    X(cuStreamIsCapturing)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

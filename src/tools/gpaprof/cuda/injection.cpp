@@ -222,7 +222,8 @@ private:
     bool Excluded(const CudaApiInfo& info);
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
     // walk (several microseconds); a function the runtime (or the application) called 32 times in a row is
-    // taken to be the runtime's (the application's) without one, and checked again every 16th call.
+    // taken to be the runtime's (the application's) without one, and checked again every 16th call, doubling
+    // the interval every 32 checks that agree, up to every 1024th.
     bool CalledByRuntime(uint32_t driverCbid);
     OpenCall* InnermostTraced();
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
@@ -539,9 +540,14 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     if (driverCbid >= runtimeCallers_.size()) return callers_.CalledByCudaRuntime();
     RuntimeStreak& known = runtimeCallers_[driverCbid];
     const uint32_t call = known.calls.fetch_add(1, std::memory_order_relaxed);
-    if (call % 16 != 0) {
-        if (known.streak.load(std::memory_order_relaxed) >= 32) return true;
-        if (known.appStreak.load(std::memory_order_relaxed) >= 32) return false;  // a driver-API application
+    // Checked again every 16th call, and less often the longer the streak (every 1024th at most): the runtime
+    // calls cuKernelGetName before every launch, and a stack walk costs microseconds.
+    const uint32_t streak = known.streak.load(std::memory_order_relaxed);
+    const uint32_t appStreak = known.appStreak.load(std::memory_order_relaxed);
+    const uint32_t interval = 16u << std::min<uint32_t>(6, std::max(streak, appStreak) / 32);
+    if (call % interval != 0) {
+        if (streak >= 32) return true;
+        if (appStreak >= 32) return false;  // a driver-API application
     }
     Internal internal;
     const bool runtime = callers_.CalledByCudaRuntime();

@@ -98,7 +98,7 @@ bool L2Flush::Prepare(PerContext* state) {
     return true;
 }
 
-bool L2Flush::Run(CUcontext context, CUstream wait, CUstream stream, std::string* why) {
+bool L2Flush::Run(CUcontext context, CUstream stream, std::string* why) {
     if (!enabled_) {
         *why = "off";
         return false;
@@ -110,14 +110,9 @@ bool L2Flush::Run(CUcontext context, CUstream wait, CUstream stream, std::string
         *why = state.failure;
         return false;
     }
-    if (CUresult r = api_->cuStreamSynchronize(wait); r != CUDA_SUCCESS) {
-        *why = Describe("cuStreamSynchronize", r);
-        return false;
-    }
     CUdeviceptr sink = state.buffer;
     void* parameters[] = {&state.buffer, &state.vectors, &sink};
-    CUresult r = api_->cuLaunchKernel(state.kernel, state.blocks, 1, 1, kThreads, 1, 1, 0, stream, parameters, nullptr);
-    if (r == CUDA_SUCCESS) r = api_->cuStreamSynchronize(stream);
+    const CUresult r = api_->cuLaunchKernel(state.kernel, state.blocks, 1, 1, kThreads, 1, 1, 0, stream, parameters, nullptr);
     if (r != CUDA_SUCCESS) {
         *why = Describe("flushing the L2 cache", r);
         return false;

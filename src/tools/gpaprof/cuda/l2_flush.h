@@ -3,13 +3,15 @@
 // saved or restored its memory starts with the L2 full of dirty lines of that copy, writes them back while it
 // runs and takes longer (a 64 MiB saxpy on an H100: 8% longer than ncu's figure; docs/gpaprof.md).
 //
-// How: once the stream to wait for has done what it holds, a kernel of gpaprof's own reads a buffer of twice
-// the L2's size, in the application's context on a stream of gpaprof's, and is waited for. While the range
-// profiler runs with auto ranges, that kernel is a range of its own, which the collector skips
+// How: a kernel of gpaprof's own that reads a buffer of twice the L2's size, in the application's context, on
+// the stream of the kernel measured next (the application's stream, or gpaprof's for a replayed launch):
+// stream order puts it right before that kernel, with no wait on the host and no kernel of the driver's
+// between them (a flush on another stream of the context made the driver add a cross-stream wait kernel,
+// "WaitNs", to the application's stream under profiling). Its activity records are told apart by its name.
+// While the range profiler runs with auto ranges, it is a range of its own, which the collector skips
 // (counter_collector.h). (A context of gpaprof's own kept the flush out of the application's ranges, but
-// switching to it while the application's context is profiled cost about 1.8 ms per flush on an H100, against
-// 0.07 ms here: bench/counter_flush_cost.sh, docs/benchmarks.md. Ordering through events instead makes the
-// driver put a wait kernel of its own into the application's stream.)
+// switching to it while the application's context is profiled cost about 1.8 ms per flush on an H100:
+// bench/counter_flush_cost.sh, docs/benchmarks.md.)
 // GPAPROF_CUDA_CACHE_CONTROL=none turns it off (ncu's --cache-control none), =all is the default.
 #pragma once
 
@@ -33,9 +35,9 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
-    // In `context` (current): waits for `wait`, then flushes on `stream` and waits for it; the caller marks
-    // the thread internal. False with the reason when it cannot (later calls for the context fail at once).
-    bool Run(CUcontext context, CUstream wait, CUstream stream, std::string* why);
+    // In `context` (current): queues the flush on `stream`; the caller marks the thread internal. False with
+    // the reason when it cannot (later calls for the context fail at once).
+    bool Run(CUcontext context, CUstream stream, std::string* why);
     // The context is being destroyed: the driver frees the buffer and module with it.
     void ContextDestroyed(CUcontext context) { contexts_.erase(context); }
 

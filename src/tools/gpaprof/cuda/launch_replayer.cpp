@@ -63,11 +63,10 @@ bool LaunchReplayer::OwnsActivity(uint32_t cuptiContextId, uint32_t cuptiStreamI
     return ownStreamIds_.count(cuptiStreamId) != 0;
 }
 
-bool LaunchReplayer::FlushCache(CUcontext context, CUstream wait) {
+bool LaunchReplayer::FlushCache(CUcontext context, CUstream stream) {
     if (!flush_.enabled() || !flushFailure_.empty()) return false;
     std::string why;
-    CUstream stream = nullptr;
-    if (ReplayStream(context, &stream, &why) && flush_.Run(context, wait, stream, &why)) return true;
+    if (flush_.Run(context, stream, &why)) return true;
     // Never again in this process: every pass of a replay must hold the same kernels.
     flushFailure_ = why;
     std::fprintf(stderr, "gpaprof: the L2 cache is not flushed before measured kernels (%s): durations of kernels "
@@ -80,6 +79,12 @@ bool LaunchReplayer::FlushCacheBefore(const LaunchCall& launch) {
     if (!parameters) return false;
     CUstream stream = parameters->stream;
     if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
+    // Not into a stream being captured into a graph: the flush would become a node of the application's graph.
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!api_->cuStreamIsCapturing || api_->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS ||
+        capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+        return false;
+    }
     return FlushCache(launch.context, stream);
 }
 

@@ -119,11 +119,11 @@ public:
     // later may get the same handle).
     void ContextDestroyed(CUcontext context);
 
-    // The L2 cache clean (l2_flush.h) right before a measured kernel: the application's own launch (once its
-    // stream has done what it holds; the launch's context is current), or a launch issued again (once the
-    // restores on gpaprof's stream are done). True when a flush kernel ran, in the context of the launch: while
-    // the profiler runs with auto ranges it is a range of its own. False when the cache is not flushed (off,
-    // or it failed once: then never again in the process).
+    // The L2 cache clean (l2_flush.h) right before a measured kernel: the flush kernel queued on the stream of
+    // the application's own launch (the launch's context is current; not into a stream being captured), or on
+    // gpaprof's stream before a launch issued again. True when a flush kernel was queued: while the profiler
+    // runs with auto ranges it is a range of its own. False when the cache is not flushed (off, a capture, or
+    // it failed once: then never again in the process).
     bool FlushCacheBefore(const LaunchCall& launch);
     bool FlushCacheBeforeRelaunch();
 
@@ -158,8 +158,8 @@ private:
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
     std::string Describe(CUresult result) const;
-    // In `context` (current), after `wait` has done what it holds, on gpaprof's stream of the context.
-    bool FlushCache(CUcontext context, CUstream wait);
+    // In `context` (current), queued on `stream`, right before the measured kernel.
+    bool FlushCache(CUcontext context, CUstream stream);
     // gpaprof's stream in `context`, made on first use.
     bool ReplayStream(CUcontext context, CUstream* stream, std::string* why);
 
