@@ -85,10 +85,10 @@ VkResult CheckKhrSample(const DeviceData& device, const CommandBufferInfo& buffe
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
     if (!device.khr.multipleQueryPools && buffer.performancePool != VK_NULL_HANDLE && nextPool != buffer.performancePool) {
-        *problem = "this command buffer already has a sample of another set of VK_KHR_performance_query counters (or of "
-                   "more samples than one query pool holds), and the driver lacks performanceCounterMultipleQueryPools, "
-                   "so a command buffer may use one performance query pool; sample the counters " + Listed(plan.names) +
-                   " in another command buffer";
+        *problem = "this command buffer already has a sample from another VK_KHR_performance_query query pool (of "
+                   "another counter set, of another session, or the samples of one set outgrew a pool of 32), and the "
+                   "driver lacks performanceCounterMultipleQueryPools, so a command buffer may use one performance query "
+                   "pool; sample the counters " + Listed(plan.names) + " in another command buffer";
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
     return VK_SUCCESS;

@@ -56,6 +56,8 @@ TEST_F(Discovery, FunctionsOnlyOnDevicesThatEnabledTheExtension) {
     if (env_ == nullptr) return;
     EXPECT_EQ(vkGetDeviceProcAddr(env().device, "vkCreateGpaSessionAMD"), nullptr);
     EXPECT_EQ(vkGetDeviceProcAddr(env().device, "vkGetGpaInterfaceLastMessageOPENGPA"), nullptr);
+    EXPECT_EQ(vkGetDeviceProcAddr(env().device, "vkEnumerateGpaPerfEventsOPENGPA"), nullptr);
+    EXPECT_EQ(vkGetDeviceProcAddr(env().device, "vkGetGpaPerfEventPassCountOPENGPA"), nullptr);
     TearDown();
 
     Open(EnvOptions{});
@@ -67,7 +69,8 @@ TEST_F(Discovery, FunctionsOnlyOnDevicesThatEnabledTheExtension) {
                                  reinterpret_cast<const void*>(f.CmdBeginGpaSample), reinterpret_cast<const void*>(f.CmdEndGpaSample),
                                  reinterpret_cast<const void*>(f.GetGpaSessionStatus), reinterpret_cast<const void*>(f.GetGpaSessionResults),
                                  reinterpret_cast<const void*>(f.ResetGpaSession), reinterpret_cast<const void*>(f.CmdCopyGpaSessionResults),
-                                 reinterpret_cast<const void*>(f.GetLastMessage)}) {
+                                 reinterpret_cast<const void*>(f.GetLastMessage), reinterpret_cast<const void*>(f.EnumerateEvents),
+                                 reinterpret_cast<const void*>(f.GetPassCount)}) {
         EXPECT_NE(function, nullptr);
     }
     // Through vkGetInstanceProcAddr too (the loader's trampolines for device extension functions).
