@@ -247,13 +247,60 @@ typedef void(VKAPI_PTR* PFN_vkCmdCopyGpaSessionResultsAMD)(VkCommandBuffer comma
 
 /*
  * OpenGPA's layer, which implements the extension on drivers that lack it. Besides the extension's
- * functions it has one of its own, reached through vkGetDeviceProcAddr on a device that enabled the
- * extension: the calling thread's last error or warning from the layer ("" if none), so that a tool can say
- * why a call was refused. Its presence also tells that the layer, not the driver, implements the
- * extension, so that the blocks and events are those of docs/vulkan_layer.md.
+ * functions it has three of its own, reached through vkGetDeviceProcAddr on a device that enabled the
+ * extension. The first is the calling thread's last error or warning from the layer ("" if none), so that a
+ * tool can say why a call was refused. Its presence also tells that the layer, not the driver, implements
+ * the extension, so that the blocks and events are those of docs/vulkan_layer.md. The other two describe
+ * the events (names, units) and the passes a set of them needs.
  */
 #define VK_OPENGPA_GPA_INTERFACE_LAYER_NAME "VK_LAYER_OPENGPA_gpa_interface"
 typedef const char*(VKAPI_PTR* PFN_vkGetGpaInterfaceLastMessageOPENGPA)(VkDevice device);
+
+/*
+ * OpenGPA's block of VK_KHR_performance_query counters. Where the driver below the layer has
+ * VK_KHR_performance_query with its performanceCounterQueryPools feature, VkPhysicalDeviceGpaPropertiesAMD
+ * lists this block after the others; its events are the driver's counters, numbered as
+ * docs/vulkan_layer.md says (the union over queue families, in the driver's order). The value lies far
+ * outside the range of AMD's blocks. A cumulative sample's 64-bit result for one of its events holds the
+ * driver's value widened: int32 and int64 counters as a two's complement int64, uint32 and uint64 as a
+ * uint64, float32 and float64 as the bits of an IEEE 754 double (copy them into a double).
+ */
+#define VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA ((VkGpaPerfBlockAMD)0x10000)
+
+/* What one event of a block counts: the names the extension's structures do not carry. */
+typedef struct VkGpaPerfEventPropertiesOPENGPA {
+    VkGpaPerfBlockAMD blockType;
+    uint32_t eventID;
+    char name[VK_MAX_DESCRIPTION_SIZE];        /* OpenGPA's name ("IA.vertices"), or the driver's counter name */
+    char category[VK_MAX_DESCRIPTION_SIZE];    /* the driver's category; for the other blocks the Vulkan query */
+    char description[VK_MAX_DESCRIPTION_SIZE];
+    VkPerformanceCounterUnitKHR unit;          /* GENERIC for pipeline statistics and occlusion */
+    VkPerformanceCounterStorageKHR storage;    /* how the driver stores it (see the block above); UINT64 otherwise */
+    VkPerformanceCounterScopeKHR scope;        /* COMMAND for pipeline statistics and occlusion */
+    uint32_t queueFamilyMask;                  /* bit i: counted in command buffers of queue family i */
+    uint8_t uuid[VK_UUID_SIZE];                /* the driver's counter UUID; zeros for the other blocks */
+} VkGpaPerfEventPropertiesOPENGPA;
+
+/*
+ * The events of `blockType` in event id order, with Vulkan's count-then-fill convention (VK_INCOMPLETE
+ * when *pEventCount was too small). VK_ERROR_FEATURE_NOT_PRESENT for a block the device does not offer.
+ */
+typedef VkResult(VKAPI_PTR* PFN_vkEnumerateGpaPerfEventsOPENGPA)(VkDevice device, VkGpaPerfBlockAMD blockType,
+                                                                  uint32_t* pEventCount,
+                                                                  VkGpaPerfEventPropertiesOPENGPA* pEvents);
+
+/*
+ * How many passes a cumulative sample of these counters would need in a command buffer of queue family
+ * `queueFamilyIndex` (vkGetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR for the
+ * VK_KHR_performance_query counters among them; 1 for the others). The layer records samples of one pass
+ * only: vkCmdBeginGpaSampleAMD refuses a set that needs more. Errors as vkCmdBeginGpaSampleAMD's for
+ * VK_KHR_performance_query events that are not counted there; the events of the other blocks need no pass of
+ * their own and are not looked at.
+ */
+typedef VkResult(VKAPI_PTR* PFN_vkGetGpaPerfEventPassCountOPENGPA)(VkDevice device, uint32_t queueFamilyIndex,
+                                                                    uint32_t counterCount,
+                                                                    const VkGpaPerfCounterAMD* pCounters,
+                                                                    uint32_t* pPassCount);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,9 @@
 # /tmp/opengpa-vulkan, not into /). The NVIDIA driver is named with VK_DRIVER_FILES.
 #
 # Usage (device tool: carry [".gl"]):  bash tools/device/gpu_vulkan_tests.sh [build-dir]
-# Writes under $OUT (default ./gpu-out/vulkan): summary.txt (one line per step and the figures),
-# device.txt, build.log, ctest-vulkan.log, gpa_example_vulkan.txt and its CSV.
+# Writes under $OUT (default ./gpu-out/vulkan): summary.txt (one line per step and the figures, and the
+# VK_KHR_performance_query probe's lines), device.txt, build.log, performance_query_probe.txt,
+# ctest-vulkan.log, gpa_example_vulkan.txt and its CSV.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out/vulkan}
@@ -40,11 +41,18 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERR
       -DVulkan_INCLUDE_DIR="$extra/usr/include" -DVulkan_LIBRARY="$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}')" \
       > "$OUT/build.log" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" --target vulkan_layer_tests vulkan_backend_tests vulkan_implicit_layer_tests \
-        gpa_example_vulkan >> "$OUT/build.log" 2>&1
+        vulkan_layer_unit_tests vulkan_performance_query_probe gpa_example_vulkan >> "$OUT/build.log" 2>&1
 rc=$?
 grep -E "SKIPPED|building: lib(Vk|GPUPerfAPIVK)" "$OUT/build.log" | tee -a "$summary"
 record build "rc=$rc $((SECONDS - start))s"
 [ $rc -ne 0 ] && { grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1; }
+
+# Does NVIDIA's driver have VK_KHR_performance_query (then the layer offers its counters as block KHR)?
+# The probe prints each queue family's counters and the passes they need, or skips with the reason.
+"$build/tests/layers/vulkan/vulkan_performance_query_probe" > "$OUT/performance_query_probe.txt" 2>&1
+rc=$?
+record vulkan_performance_query_probe "rc=$rc (all of it in performance_query_probe.txt; the first 80 lines:)"
+grep -E "^\[probe\]|Skipped|SKIPPED \]" "$OUT/performance_query_probe.txt" | head -80 | tee -a "$summary"
 
 # Every Vulkan test (layer, library, implicit layer, sample), each test in its own process.
 start=$SECONDS

@@ -1,5 +1,6 @@
 #include "backends/vulkan/gpa_interface.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gpa::vk {
@@ -37,6 +38,7 @@ const char* ResultName(VkResult result) {
         case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
         case VK_ERROR_VALIDATION_FAILED_EXT: return "VK_ERROR_VALIDATION_FAILED";
         case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
+        case VK_ERROR_NOT_PERMITTED_KHR: return "VK_ERROR_NOT_PERMITTED";
         default: return "a VkResult error";
     }
 }
@@ -77,7 +79,24 @@ Outcome LoadGpaInterface(VkDevice device, GpaInterface* gpa) {
                     "gets them from the installed implicit layer with OPENGPA_VK_GPA_INTERFACE=1 in its environment");
     }
     Load(device, "vkGetGpaInterfaceLastMessageOPENGPA", &gpa->GetLastMessage);
+    Load(device, "vkEnumerateGpaPerfEventsOPENGPA", &gpa->EnumerateEvents);
+    Load(device, "vkGetGpaPerfEventPassCountOPENGPA", &gpa->GetPassCount);
     return Outcome::Ok();
+}
+
+std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryKhrEvents(const GpaInterface& gpa,
+                                                            const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks) {
+    std::vector<VkGpaPerfEventPropertiesOPENGPA> events;
+    const bool offered = std::any_of(blocks.begin(), blocks.end(), [](const VkGpaPerfBlockPropertiesAMD& block) {
+        return block.blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA;
+    });
+    if (!offered || gpa.EnumerateEvents == nullptr || gpa.GetPassCount == nullptr) return events;
+    uint32_t count = 0;
+    if (gpa.EnumerateEvents(gpa.device, VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA, &count, nullptr) != VK_SUCCESS) return events;
+    events.resize(count);
+    if (gpa.EnumerateEvents(gpa.device, VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA, &count, events.data()) != VK_SUCCESS) count = 0;
+    events.resize(count);
+    return events;
 }
 
 Outcome QueryPerfBlocks(VkInstance instance, VkPhysicalDevice physicalDevice, std::vector<VkGpaPerfBlockPropertiesAMD>* blocks) {

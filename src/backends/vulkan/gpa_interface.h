@@ -24,6 +24,8 @@ struct GpaInterface {
     PFN_vkResetGpaSessionAMD ResetGpaSession = nullptr;
     // OpenGPA's layer only: present exactly when the layer (not the driver) implements the extension.
     PFN_vkGetGpaInterfaceLastMessageOPENGPA GetLastMessage = nullptr;
+    PFN_vkEnumerateGpaPerfEventsOPENGPA EnumerateEvents = nullptr;  // names of events (the KHR block's come from the driver)
+    PFN_vkGetGpaPerfEventPassCountOPENGPA GetPassCount = nullptr;
 
     bool ImplementedByOpenGpaLayer() const { return GetLastMessage != nullptr; }
     // "vkCall failed with VK_ERROR_...", plus the layer's reason where it gives one.
@@ -38,6 +40,11 @@ Outcome LoadGpaInterface(VkDevice device, GpaInterface* gpa);
 // VkPhysicalDeviceGpaPropertiesAMD); GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED when the instance cannot query
 // them (it needs Vulkan 1.1 or VK_KHR_get_physical_device_properties2).
 Outcome QueryPerfBlocks(VkInstance instance, VkPhysicalDevice physicalDevice, std::vector<VkGpaPerfBlockPropertiesAMD>* blocks);
+
+// The events of the layer's VK_KHR_performance_query block (empty where it is not offered, or the layer
+// is older than the block).
+std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryKhrEvents(const GpaInterface& gpa,
+                                                            const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks);
 
 const char* ResultName(VkResult result);
 

@@ -20,13 +20,32 @@ const void* DispatchKey(const void* dispatchable) { return *static_cast<const vo
 }  // namespace
 
 // A pass holds one kind of VK_AMD_gpa_interface sample: the timing sample (GPUTime) or one cumulative sample
-// counting any set of events (every event of every block can be counted at once).
+// counting a set of events (every event of the query-based blocks can be counted at once; a set of
+// VK_KHR_performance_query counters as long as the driver counts it in one pass).
 VulkanContext::VulkanContext()
-    : planner_([](std::span<const uint32_t> counters) {
-          bool timing = false;
-          for (uint32_t counter : counters) timing |= counter == kTimingCounter;
-          return !timing || counters.size() == 1;
-      }) {}
+    : planner_([this](std::span<const uint32_t> counters) { return FitsInOneSample(counters); }) {}
+
+bool VulkanContext::FitsInOneSample(std::span<const uint32_t> hardwareCounters) const {
+    bool timing = false;
+    std::vector<VkGpaPerfCounterAMD> khr;
+    uint32_t families = ~0u;
+    for (uint32_t counter : hardwareCounters) {
+        timing |= counter == kTimingCounter;
+        if (counter == kTimingCounter || !profile_.planning.at(counter - 1).khr) continue;
+        khr.push_back(profile_.events.at(counter - 1));
+        families &= profile_.planning.at(counter - 1).queueFamilyMask;
+    }
+    if (timing) return hardwareCounters.size() == 1;
+    if (khr.size() <= 1) return true;
+    if (families == 0) return false;  // no queue family counts them all in one command buffer
+    for (uint32_t family = 0; family < 32; ++family) {
+        if ((families & (1u << family)) == 0) continue;
+        uint32_t passes = 0;
+        const VkResult result = profile_.gpa.GetPassCount(profile_.gpa.device, family, static_cast<uint32_t>(khr.size()), khr.data(), &passes);
+        if (result != VK_SUCCESS || passes > 1) return false;
+    }
+    return true;
+}
 
 Outcome VulkanContext::Open(void* apiContext, std::unique_ptr<BackendContext>* context) {
     const auto* info = static_cast<const GPA_vkContextOpenInfo*>(apiContext);
@@ -50,11 +69,15 @@ Outcome VulkanContext::Open(void* apiContext, std::unique_ptr<BackendContext>* c
     opened->device_ = DescribeDevice(properties);
     opened->profile_.nanosecondsPerTick = properties.limits.timestampPeriod;
 
-    CounterSet counters = BuildCounters(blocks, opened->profile_.gpa.ImplementedByOpenGpaLayer());
+    const bool layer = opened->profile_.gpa.ImplementedByOpenGpaLayer();
+    CounterSet counters = BuildCounters(blocks, layer, layer ? QueryKhrEvents(opened->profile_.gpa, blocks)
+                                                             : std::vector<VkGpaPerfEventPropertiesOPENGPA>{});
     for (const std::string& absent : counters.absent) Logger::Instance().Message("Vulkan counters absent on this device: " + absent);
     opened->hardware_ = std::move(counters.hardware);
     opened->derived_ = std::move(counters.derived);
     opened->profile_.events = std::move(counters.events);
+    opened->profile_.encodings = std::move(counters.encodings);
+    opened->profile_.planning = std::move(counters.planning);
     *context = std::move(opened);
     return Outcome::Ok();
 }

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "backends/vulkan/gpa_interface.h"
+#include "backends/vulkan/vulkan_counters.h"
 #include "core/backend.h"
 #include "counters/consolidated_pass_planner.h"
 
@@ -23,6 +25,8 @@ struct DeviceProfile {
     GpaInterface gpa;
     double nanosecondsPerTick = 1.0;          // VkPhysicalDeviceLimits::timestampPeriod
     std::vector<VkGpaPerfCounterAMD> events;  // events[i] is hardware counter i + 1
+    std::vector<ResultEncoding> encodings;    // of events[i]
+    std::vector<EventPlanning> planning;      // of events[i]
 };
 
 class VulkanContext : public BackendContext {
@@ -40,6 +44,9 @@ public:
 
 private:
     VulkanContext();
+    // Whether the pass's events fit one VK_AMD_gpa_interface sample: the timing counter alone, or events whose
+    // VK_KHR_performance_query counters need one pass in every queue family that counts them all.
+    bool FitsInOneSample(std::span<const uint32_t> hardwareCounters) const;
 
     VkDevice vkDevice_ = VK_NULL_HANDLE;
     DeviceProfile profile_;

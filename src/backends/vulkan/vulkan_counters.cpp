@@ -1,5 +1,8 @@
 #include "backends/vulkan/vulkan_counters.h"
 
+#include <cctype>
+#include <set>
+
 namespace gpa::vk {
 
 namespace {
@@ -20,7 +23,66 @@ DerivedCounterDefinition Statistic(const char* name, const char* description, co
     return Counter(name, "PipelineStatistics", description, GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, event);
 }
 
+GPA_Usage_Type UsageOf(VkPerformanceCounterUnitKHR unit) {
+    switch (unit) {
+        case VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR: return GPA_USAGE_TYPE_PERCENTAGE;
+        case VK_PERFORMANCE_COUNTER_UNIT_NANOSECONDS_KHR: return GPA_USAGE_TYPE_NANOSECONDS;
+        case VK_PERFORMANCE_COUNTER_UNIT_BYTES_KHR: return GPA_USAGE_TYPE_BYTES;
+        case VK_PERFORMANCE_COUNTER_UNIT_CYCLES_KHR: return GPA_USAGE_TYPE_CYCLES;
+        default: return GPA_USAGE_TYPE_ITEMS;  // generic counts; other units are named in the description
+    }
+}
+
+const char* UnitName(VkPerformanceCounterUnitKHR unit) {
+    switch (unit) {
+        case VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR: return "generic";
+        case VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR: return "percentage";
+        case VK_PERFORMANCE_COUNTER_UNIT_NANOSECONDS_KHR: return "nanoseconds";
+        case VK_PERFORMANCE_COUNTER_UNIT_BYTES_KHR: return "bytes";
+        case VK_PERFORMANCE_COUNTER_UNIT_BYTES_PER_SECOND_KHR: return "bytes per second";
+        case VK_PERFORMANCE_COUNTER_UNIT_KELVIN_KHR: return "kelvin";
+        case VK_PERFORMANCE_COUNTER_UNIT_WATTS_KHR: return "watts";
+        case VK_PERFORMANCE_COUNTER_UNIT_VOLTS_KHR: return "volts";
+        case VK_PERFORMANCE_COUNTER_UNIT_AMPS_KHR: return "amps";
+        case VK_PERFORMANCE_COUNTER_UNIT_HERTZ_KHR: return "hertz";
+        case VK_PERFORMANCE_COUNTER_UNIT_CYCLES_KHR: return "cycles";
+        default: return "unknown";
+    }
+}
+
+std::string Lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
 }  // namespace
+
+ResultEncoding KhrEncoding(VkPerformanceCounterStorageKHR storage) {
+    switch (storage) {
+        case VK_PERFORMANCE_COUNTER_STORAGE_INT32_KHR:
+        case VK_PERFORMANCE_COUNTER_STORAGE_INT64_KHR: return ResultEncoding::kSigned;
+        case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT32_KHR:
+        case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT64_KHR: return ResultEncoding::kDouble;
+        default: return ResultEncoding::kUnsigned;
+    }
+}
+
+HardwareCounter KhrHardwareCounter(const VkGpaPerfEventPropertiesOPENGPA& event, const std::string& name) {
+    HardwareCounter counter;
+    counter.name = name;
+    counter.group = "KHR";
+    counter.description = std::string(event.description) + " (the driver's VK_KHR_performance_query counter '" + event.name +
+                          "', category '" + event.category + "', unit " + UnitName(event.unit) + ")";
+    counter.usage = UsageOf(event.unit);
+    // GPA 2.x reads uint32, uint64, float32 and float64; signed counters are read as float64.
+    switch (event.storage) {
+        case VK_PERFORMANCE_COUNTER_STORAGE_UINT32_KHR: counter.type = GPA_TYPE_UINT32; break;
+        case VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR: counter.type = GPA_TYPE_UINT64; break;
+        case VK_PERFORMANCE_COUNTER_STORAGE_FLOAT32_KHR: counter.type = GPA_TYPE_FLOAT32; break;
+        default: counter.type = GPA_TYPE_FLOAT64; break;
+    }
+    return counter;
+}
 
 const std::vector<EventCounter>& LayerEvents() {
     static const std::vector<EventCounter> events = {
@@ -74,7 +136,8 @@ const std::vector<DerivedCounterDefinition>& PublicCounters() {
     return counters;
 }
 
-CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks, bool layerEvents) {
+CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks, bool layerEvents,
+                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& khrEvents) {
     CounterSet set;
     HardwareCounter timing;
     timing.name = kTimingCounterName;
@@ -108,6 +171,22 @@ CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks,
         counter.usage = GPA_USAGE_TYPE_ITEMS;
         set.hardware.push_back(counter);
         set.events.push_back(VkGpaPerfCounterAMD{event.block, 0, event.eventId});
+        set.encodings.push_back(ResultEncoding::kUnsigned);
+        set.planning.push_back(EventPlanning{});
+    }
+    // The driver's names, made unique (GPA names are case-insensitive) with the event id where they repeat.
+    std::set<std::string> taken;
+    for (const HardwareCounter& counter : set.hardware) taken.insert(Lower(counter.name));
+    for (const VkGpaPerfEventPropertiesOPENGPA& event : khrEvents) {
+        std::string name = std::string("KHR.") + event.name;
+        if (!taken.insert(Lower(name)).second) {
+            name += " #" + std::to_string(event.eventID);
+            taken.insert(Lower(name));
+        }
+        set.hardware.push_back(KhrHardwareCounter(event, name));
+        set.events.push_back(VkGpaPerfCounterAMD{event.blockType, 0, event.eventID});
+        set.encodings.push_back(KhrEncoding(event.storage));
+        set.planning.push_back(EventPlanning{true, event.queueFamilyMask});
     }
     set.derived = PublicCounters();  // those whose events are missing are omitted by the catalog, with the reason
     return set;

@@ -1,6 +1,7 @@
 #include "backends/vulkan/vulkan_session.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -17,6 +18,17 @@ Outcome Failed(const GpaInterface& gpa, const char* call, VkResult result) {
 }
 
 std::string PassName(uint32_t pass) { return "pass " + std::to_string(pass); }
+
+// A cumulative sample's 64-bit result as the number it stands for (vk_amd_gpa_interface.h: how the layer
+// widens VK_KHR_performance_query values).
+double Decode(uint64_t word, ResultEncoding encoding) {
+    switch (encoding) {
+        case ResultEncoding::kSigned: return static_cast<double>(static_cast<int64_t>(word));
+        case ResultEncoding::kDouble: return std::bit_cast<double>(word);
+        case ResultEncoding::kUnsigned: break;
+    }
+    return static_cast<double>(word);
+}
 
 }  // namespace
 
@@ -176,7 +188,10 @@ Outcome VulkanSession::ReadSample(uint32_t sampleId, std::vector<double>* values
             (*values)[kTimingCounter] = static_cast<double>(results[1] - results[0]) * profile_.nanosecondsPerTick;
             continue;
         }
-        for (size_t i = 0; i < pass.hardwareCounters.size(); ++i) (*values)[pass.hardwareCounters[i]] = static_cast<double>(results[i]);
+        for (size_t i = 0; i < pass.hardwareCounters.size(); ++i) {
+            const uint32_t counter = pass.hardwareCounters[i];
+            (*values)[counter] = Decode(results[i], profile_.encodings.at(counter - 1));
+        }
     }
     return Outcome::Ok();
 }

@@ -1,7 +1,8 @@
 // Where queries may go: the layer follows each command buffer's queue family (from its pool), whether it
 // is inside a render pass (and which instance and subpass), so that samples pick the statistics the queue
-// supports, end where they began, and copies are refused inside render passes. Only devices that enabled
-// VK_AMD_gpa_interface (without a native implementation) reach these hooks.
+// supports, end where they began, and copies are refused inside render passes; and whether the profiling
+// lock was held when it began (profiling_lock.h). Only devices that enabled VK_AMD_gpa_interface (without
+// a native implementation) reach these hooks.
 #include <mutex>
 
 #include "layers/vulkan/layer_hooks.h"
@@ -98,8 +99,10 @@ VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool com
 
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo* pBeginInfo) {
     // Beginning resets the command buffer; a secondary that continues a render pass is inside one throughout.
+    // Whether the profiling lock is held now decides whether it may begin performance queries.
     DeviceData* data = Track(commandBuffer, [&](DeviceData& device, CommandBufferInfo& buffer) {
         buffer = CommandBufferInfo{buffer.pool, buffer.queueFamily, buffer.level};
+        buffer.profilingLockHeld = device.profilingLockHeld;
         if (buffer.level == VK_COMMAND_BUFFER_LEVEL_SECONDARY && pBeginInfo != nullptr &&
             (pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT) != 0) {
             EnterRenderPass(device, buffer);

@@ -9,24 +9,44 @@ namespace {
 constexpr EventSource kStat = EventSource::kPipelineStatistic;
 
 constexpr EventDefinition kEvents[] = {
-    {VK_GPA_PERF_BLOCK_IA_AMD, 0, "IA.vertices", kStat, VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, true},
-    {VK_GPA_PERF_BLOCK_IA_AMD, 1, "IA.primitives", kStat, VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, true},
-    {VK_GPA_PERF_BLOCK_VGT_AMD, 0, "VGT.vs_invocations", kStat, VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, true},
-    {VK_GPA_PERF_BLOCK_VGT_AMD, 1, "VGT.gs_invocations", kStat, VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT, true},
-    {VK_GPA_PERF_BLOCK_VGT_AMD, 2, "VGT.gs_primitives", kStat, VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT, true},
-    {VK_GPA_PERF_BLOCK_VGT_AMD, 3, "VGT.hs_patches", kStat,
+    {VK_GPA_PERF_BLOCK_IA_AMD, 0, "IA.vertices", "Vertices read by the input assembler", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT, true},
+    {VK_GPA_PERF_BLOCK_IA_AMD, 1, "IA.primitives", "Primitives read by the input assembler", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT, true},
+    {VK_GPA_PERF_BLOCK_VGT_AMD, 0, "VGT.vs_invocations", "Vertex shader invocations", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT, true},
+    {VK_GPA_PERF_BLOCK_VGT_AMD, 1, "VGT.gs_invocations", "Geometry shader invocations", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT, true},
+    {VK_GPA_PERF_BLOCK_VGT_AMD, 2, "VGT.gs_primitives", "Primitives a geometry shader emitted", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT, true},
+    {VK_GPA_PERF_BLOCK_VGT_AMD, 3, "VGT.hs_patches", "Patches the tessellation control shader processed", kStat,
      VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT, true},
-    {VK_GPA_PERF_BLOCK_VGT_AMD, 4, "VGT.ds_invocations", kStat,
+    {VK_GPA_PERF_BLOCK_VGT_AMD, 4, "VGT.ds_invocations", "Tessellation evaluation shader invocations", kStat,
      VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT, true},
-    {VK_GPA_PERF_BLOCK_PA_AMD, 0, "PA.clipping_invocations", kStat, VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, true},
-    {VK_GPA_PERF_BLOCK_PA_AMD, 1, "PA.clipping_primitives", kStat, VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, true},
-    {VK_GPA_PERF_BLOCK_SPI_AMD, 0, "SPI.ps_invocations", kStat, VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT, true},
-    {VK_GPA_PERF_BLOCK_SPI_AMD, 1, "SPI.cs_invocations", kStat, VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT, false},
-    {VK_GPA_PERF_BLOCK_DB_AMD, 0, "DB.samples_passed", EventSource::kOcclusion, VkQueryPipelineStatisticFlagBits{}, true},
+    {VK_GPA_PERF_BLOCK_PA_AMD, 0, "PA.clipping_invocations", "Primitives that reached the clipping stage", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, true},
+    {VK_GPA_PERF_BLOCK_PA_AMD, 1, "PA.clipping_primitives", "Primitives the clipping stage passed on", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, true},
+    {VK_GPA_PERF_BLOCK_SPI_AMD, 0, "SPI.ps_invocations", "Fragment shader invocations, as the driver counts them", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT, true},
+    {VK_GPA_PERF_BLOCK_SPI_AMD, 1, "SPI.cs_invocations", "Compute shader invocations", kStat,
+     VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT, false},
+    {VK_GPA_PERF_BLOCK_DB_AMD, 0, "DB.samples_passed", "Samples that passed the depth and stencil tests", EventSource::kOcclusion,
+     VkQueryPipelineStatisticFlagBits{}, true},
 };
 
 bool Offered(const CounterSupport& support, const EventDefinition& event) {
     return event.source == EventSource::kOcclusion || support.pipelineStatistics;
+}
+
+VkGpaPerfBlockPropertiesAMD KhrBlock(const CounterSupport& support) {
+    VkGpaPerfBlockPropertiesAMD block{};
+    block.blockType = VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA;
+    block.instanceCount = 1;
+    block.maxEventID = support.khrEvents - 1;
+    block.maxGlobalOnlyCounters = support.khrSimultaneous;
+    block.maxGlobalSharedCounters = support.khrSimultaneous;
+    return block;
 }
 
 }  // namespace
@@ -49,6 +69,7 @@ std::vector<VkGpaPerfBlockPropertiesAMD> OfferedBlocks(const CounterSupport& sup
         block.maxGlobalSharedCounters = block.maxGlobalOnlyCounters;
         block.maxStreamingCounters = 0;  // no streaming (SPM) counters on these drivers
     }
+    if (support.khrEvents > 0) blocks.push_back(KhrBlock(support));
     return blocks;
 }
 
@@ -73,6 +94,7 @@ uint32_t StatisticResultIndex(VkQueryPipelineStatisticFlags mask, VkQueryPipelin
 }
 
 const char* BlockName(VkGpaPerfBlockAMD block) {
+    if (block == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) return "KHR";  // OpenGPA's value, not of the enum
     switch (block) {
         case VK_GPA_PERF_BLOCK_IA_AMD: return "IA";
         case VK_GPA_PERF_BLOCK_VGT_AMD: return "VGT";

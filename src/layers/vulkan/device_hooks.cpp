@@ -1,7 +1,10 @@
 // Device creation and destruction. When the application enables VK_AMD_gpa_interface on a device whose
 // driver lacks it, the layer takes the extension and its feature structure out of the create info (the
 // driver does not know them) and switches on what its queries need: hostQueryReset (Vulkan 1.2, or
-// VK_EXT_host_query_reset), pipelineStatisticsQuery and occlusionQueryPrecise where the device has them.
+// VK_EXT_host_query_reset), pipelineStatisticsQuery and occlusionQueryPrecise where the device has them, and
+// VK_KHR_performance_query with performanceCounterQueryPools where the driver offers its counters (then the
+// profiling lock is taken: profiling_lock.h). A device that does not enable VK_AMD_gpa_interface is created
+// exactly as the application asked.
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -11,6 +14,7 @@
 #include "layers/vulkan/layer_hooks.h"
 #include "layers/vulkan/layer_messages.h"
 #include "layers/vulkan/pnext_chain.h"
+#include "layers/vulkan/profiling_lock.h"
 
 namespace ogpa::vklayer {
 
@@ -39,8 +43,28 @@ struct EditedCreateInfo {
     std::vector<const char*> extensions;
     VkPhysicalDeviceFeatures features{};
     VkPhysicalDeviceHostQueryResetFeatures hostReset{};
+    VkPhysicalDevicePerformanceQueryFeaturesKHR performanceQuery{};
     ChainEditor editor;
 };
+
+// VK_KHR_performance_query and its features, in the application's structure when it chained one.
+void EnablePerformanceQuery(const VkDeviceCreateInfo& original, const KhrPerformanceSupport& khr, EditedCreateInfo* edited) {
+    if (!Lists(edited->extensions, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME)) {
+        edited->extensions.push_back(VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
+        edited->info.enabledExtensionCount = static_cast<uint32_t>(edited->extensions.size());
+        edited->info.ppEnabledExtensionNames = edited->extensions.data();
+    }
+    auto* chained = FindInChain<VkPhysicalDevicePerformanceQueryFeaturesKHR>(
+        &original, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR);
+    if (chained == nullptr) {
+        chained = &edited->performanceQuery;
+        chained->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PERFORMANCE_QUERY_FEATURES_KHR;
+        chained->pNext = const_cast<void*>(edited->info.pNext);
+        edited->info.pNext = chained;
+    }
+    edited->editor.Enable(&chained->performanceCounterQueryPools);
+    if (khr.multipleQueryPools) edited->editor.Enable(&chained->performanceCounterMultipleQueryPools);
+}
 
 void EditForEmulation(const VkDeviceCreateInfo& original, const PhysicalDeviceSupport& support, EditedCreateInfo* edited,
                       DeviceData* device) {
@@ -85,7 +109,9 @@ void EditForEmulation(const VkDeviceCreateInfo& original, const PhysicalDeviceSu
         edited->hostReset.hostQueryReset = VK_TRUE;
         edited->info.pNext = &edited->hostReset;
     }
+    if (!support.khr.counters.empty()) EnablePerformanceQuery(original, support.khr, edited);
     device->counters = support.counters;
+    device->khr = support.khr;
 }
 
 void DescribeDevice(InstanceData* instance, VkPhysicalDevice physicalDevice, DeviceData* device) {
@@ -144,8 +170,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (emulate) {
         DescribeDevice(instance, physicalDevice, device.get());
         device->clocks = support.clocks;
+        AcquireProfilingLock(*device, "vkCreateDevice");
     }
     State().devices[DispatchKey(*pDevice)] = std::move(device);
+    lock.unlock();
+    FlushMessages();
     return VK_SUCCESS;
 }
 
@@ -157,6 +186,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
     DeviceData* data = it->second.get();
     // Sessions the application did not destroy go with their device (their query pools first).
     std::erase_if(State().sessions, [&](const auto& entry) { return &entry.second->device() == data; });
+    ReleaseProfilingLock(*data);
     const PFN_vkDestroyDevice destroy = data->next.DestroyDevice;
     State().devices.erase(it);
     destroy(device, pAllocator);

@@ -6,7 +6,8 @@
 
 namespace ogpa::vklayer {
 
-// Instance-level functions resolved by name ("vk" + name).
+// Instance-level functions resolved by name ("vk" + name). VK_KHR_performance_query's physical-device
+// functions may be resolved on any instance but are called only where the device lists the extension.
 #define OGPA_VK_INSTANCE_FUNCTIONS(X)            \
     X(DestroyInstance)                           \
     X(CreateDevice)                              \
@@ -16,7 +17,9 @@ namespace ogpa::vklayer {
     X(GetPhysicalDeviceQueueFamilyProperties)    \
     X(GetPhysicalDeviceMemoryProperties)         \
     X(CreateDebugUtilsMessengerEXT)              \
-    X(DestroyDebugUtilsMessengerEXT)
+    X(DestroyDebugUtilsMessengerEXT)             \
+    X(EnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR) \
+    X(GetPhysicalDeviceQueueFamilyPerformanceQueryPassesKHR)
 
 // Device-level functions the layer records or calls itself, or passes on after tracking.
 #define OGPA_VK_DEVICE_FUNCTIONS(X) \
@@ -56,7 +59,9 @@ namespace ogpa::vklayer {
     X(CmdBeginRendering)            \
     X(CmdBeginRenderingKHR)         \
     X(CmdEndRendering)              \
-    X(CmdEndRenderingKHR)
+    X(CmdEndRenderingKHR)           \
+    X(AcquireProfilingLockKHR)      \
+    X(ReleaseProfilingLockKHR)
 
 struct InstanceDispatch {
     PFN_vkGetInstanceProcAddr GetInstanceProcAddr = nullptr;

@@ -1,13 +1,19 @@
-// The twelve functions of VK_AMD_gpa_interface as the layer implements them: each checks its handles and
-// arguments (a refusal returns an error VkResult, or for void functions records nothing, and says why in a
-// message), then hands the work to the session (gpa_session.h) or the device's clocks (clock_control.h).
+// The twelve functions of VK_AMD_gpa_interface as the layer implements them, and the layer's own functions
+// that describe events: each checks its handles and arguments (a refusal returns an error VkResult, or for
+// void functions records nothing, and says why in a message), then hands the work to the session
+// (gpa_session.h), the device's clocks (clock_control.h) or the event tables (counter_blocks.h,
+// khr_performance_counters.h).
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <type_traits>
 
 #include "layers/vulkan/clock_control.h"
 #include "layers/vulkan/gpa_session.h"
+#include "layers/vulkan/khr_sample_plan.h"
 #include "layers/vulkan/layer_hooks.h"
 #include "layers/vulkan/layer_messages.h"
+#include "layers/vulkan/profiling_lock.h"
 
 namespace ogpa::vklayer {
 
@@ -91,6 +97,62 @@ VkResult Conclude(const char* function, DeviceData* device, VkResult result, con
     return result;
 }
 
+void CopyName(char (&to)[VK_MAX_DESCRIPTION_SIZE], const char* from) {
+    const size_t length = strnlen(from, VK_MAX_DESCRIPTION_SIZE - 1);
+    std::memcpy(to, from, length);
+    to[length] = '\0';
+}
+
+// Bit i: queue family i has `flags` (any of them).
+uint32_t FamiliesWith(const DeviceData& device, VkQueueFlags flags) {
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < device.queueFamilies.size() && i < 32; ++i) {
+        if ((device.queueFamilies[i].flags & flags) != 0) mask |= 1u << i;
+    }
+    return mask;
+}
+
+// The events of `block` on `device`, in event id order (empty when the block is not offered).
+std::vector<VkGpaPerfEventPropertiesOPENGPA> DescribeEvents(const DeviceData& device, VkGpaPerfBlockAMD block) {
+    std::vector<VkGpaPerfEventPropertiesOPENGPA> events;
+    if (block == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) {
+        for (uint32_t id = 0; id < device.khr.counters.size(); ++id) {
+            const KhrCounter& counter = device.khr.counters[id];
+            VkGpaPerfEventPropertiesOPENGPA event{};
+            event.blockType = block;
+            event.eventID = id;
+            CopyName(event.name, counter.description.name);
+            CopyName(event.category, counter.description.category);
+            CopyName(event.description, counter.description.description);
+            event.unit = counter.counter.unit;
+            event.storage = counter.counter.storage;
+            event.scope = counter.counter.scope;
+            for (uint32_t family = 0; family < counter.indexInFamily.size() && family < 32; ++family) {
+                if (counter.indexInFamily[family] != kNotInFamily) event.queueFamilyMask |= 1u << family;
+            }
+            std::memcpy(event.uuid, counter.counter.uuid, VK_UUID_SIZE);
+            events.push_back(event);
+        }
+        return events;
+    }
+    for (const EventDefinition& definition : AllEvents()) {
+        if (definition.block != block || !FindEvent(device.counters, block, definition.eventId)) continue;
+        VkGpaPerfEventPropertiesOPENGPA event{};
+        event.blockType = block;
+        event.eventID = definition.eventId;
+        CopyName(event.name, definition.name);
+        CopyName(event.category, definition.source == EventSource::kOcclusion ? "Vulkan occlusion query" : "Vulkan pipeline statistics query");
+        CopyName(event.description, definition.description);
+        event.unit = VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR;
+        event.storage = VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR;
+        event.scope = VK_PERFORMANCE_COUNTER_SCOPE_COMMAND_KHR;
+        event.queueFamilyMask = FamiliesWith(device, definition.needsGraphicsQueue ? VK_QUEUE_GRAPHICS_BIT
+                                                                                   : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT);
+        events.push_back(event);
+    }
+    return events;
+}
+
 }  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaSessionCreateInfoAMD* pCreateInfo,
@@ -115,6 +177,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaS
         }
         State().sessions.emplace(handle, std::move(session));
         *pGpaSession = reinterpret_cast<VkGpaSessionAMD>(handle);
+        AcquireProfilingLock(*data, kName);  // if another holder kept it from vkCreateDevice
         return VK_SUCCESS;
     });
 }
@@ -280,5 +343,54 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer commandBu
 }
 
 VKAPI_ATTR const char* VKAPI_CALL GetGpaInterfaceLastMessageOPENGPA(VkDevice) { return LastMessage(); }
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateGpaPerfEventsOPENGPA(VkDevice device, VkGpaPerfBlockAMD blockType, uint32_t* pEventCount,
+                                                             VkGpaPerfEventPropertiesOPENGPA* pEvents) {
+    constexpr const char* kName = "vkEnumerateGpaPerfEventsOPENGPA";
+    return Guarded([&]() -> VkResult {
+        DeviceData* data = EnabledDevice(kName, device);
+        if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
+        if (pEventCount == nullptr) return Refuse(data->instance, VK_ERROR_VALIDATION_FAILED_EXT, std::string(kName) + ": pEventCount is NULL");
+        const std::vector<VkGpaPerfEventPropertiesOPENGPA> events = DescribeEvents(*data, blockType);
+        if (events.empty()) {
+            const std::string why = blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA ? " (" + data->khr.absentReason + ")" : "";
+            return Refuse(data->instance, VK_ERROR_FEATURE_NOT_PRESENT,
+                          std::string(kName) + ": this device does not offer block " + std::to_string(static_cast<int>(blockType)) +
+                              why + "; VkPhysicalDeviceGpaPropertiesAMD lists the blocks it offers");
+        }
+        if (pEvents == nullptr) {
+            *pEventCount = static_cast<uint32_t>(events.size());
+            return VK_SUCCESS;
+        }
+        const uint32_t written = std::min<uint32_t>(*pEventCount, static_cast<uint32_t>(events.size()));
+        std::copy(events.begin(), events.begin() + written, pEvents);
+        *pEventCount = written;
+        return written < events.size() ? VK_INCOMPLETE : VK_SUCCESS;
+    });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetGpaPerfEventPassCountOPENGPA(VkDevice device, uint32_t queueFamilyIndex, uint32_t counterCount,
+                                                               const VkGpaPerfCounterAMD* pCounters, uint32_t* pPassCount) {
+    constexpr const char* kName = "vkGetGpaPerfEventPassCountOPENGPA";
+    return Guarded([&]() -> VkResult {
+        DeviceData* data = EnabledDevice(kName, device);
+        if (data == nullptr) return VK_ERROR_VALIDATION_FAILED_EXT;
+        if (pPassCount == nullptr || (counterCount > 0 && pCounters == nullptr) || queueFamilyIndex >= data->queueFamilies.size()) {
+            return Refuse(data->instance, VK_ERROR_VALIDATION_FAILED_EXT,
+                          std::string(kName) + ": pPassCount must not be NULL, pCounters must hold counterCount counters, and "
+                                               "queueFamilyIndex must be a queue family of the device");
+        }
+        KhrSamplePlan plan(queueFamilyIndex);
+        for (uint32_t i = 0; i < counterCount; ++i) {
+            if (pCounters[i].blockType != VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) continue;  // queries: no passes of their own
+            std::string problem;
+            uint32_t position = 0;
+            const VkResult result = AddKhrEvent(*data, pCounters[i], "pCounters[" + std::to_string(i) + "]", &plan, &position, &problem);
+            if (result != VK_SUCCESS) return Conclude(kName, data, result, problem);
+        }
+        *pPassCount = PassCount(*data, plan);
+        return VK_SUCCESS;
+    });
+}
 
 }  // namespace ogpa::vklayer

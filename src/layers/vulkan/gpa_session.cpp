@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstring>
 
+#include "layers/vulkan/khr_result_conversion.h"
+#include "layers/vulkan/khr_sample_plan.h"
 #include "layers/vulkan/layer_messages.h"
 
 namespace ogpa::vklayer {
@@ -51,6 +53,13 @@ VkResult GpaSession::MakeCopyTarget(const GpaSession& source, std::string* probl
         *problem = "secondaryCopySource " + source.Name() + " must have been begun and ended (vkCmdBeginGpaSessionAMD, "
                    "vkCmdEndGpaSessionAMD) before a copy target is created from it";
         return VK_ERROR_VALIDATION_FAILED_EXT;
+    }
+    if (source.queries_.HasPerformanceQueries()) {
+        *problem = "secondaryCopySource " + source.Name() + " has samples of VK_KHR_performance_query counters, whose "
+                   "results cannot be copied between executions: the copy resets the queries in the command buffer that "
+                   "executes the ones that begin them, which Vulkan forbids for performance queries "
+                   "(VUID-vkCmdResetQueryPool-firstQuery-02862); sample those counters in primary command buffers";
+        return VK_ERROR_FEATURE_NOT_PRESENT;
     }
     copyResults_ = std::make_unique<ResultBuffer>(device_);
     const VkResult result = copyResults_->Create(source.queries_, problem);
@@ -132,8 +141,9 @@ VkResult GpaSession::BeginTiming(VkCommandBuffer commandBuffer, const CommandBuf
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
     const bool graphics = (family.flags & VK_QUEUE_GRAPHICS_BIT) != 0;
-    VkResult result = queries_.Acquire(VK_QUERY_TYPE_TIMESTAMP, 0, &sample->begin, problem);
-    if (result == VK_SUCCESS) result = queries_.Acquire(VK_QUERY_TYPE_TIMESTAMP, 0, &sample->end, problem);
+    const QueryKind timestamp = QueryKind::Of(VK_QUERY_TYPE_TIMESTAMP);
+    VkResult result = queries_.Acquire(timestamp, &sample->begin, problem);
+    if (result == VK_SUCCESS) result = queries_.Acquire(timestamp, &sample->end, problem);
     if (result != VK_SUCCESS) return result;
     sample->postStage = TimestampStage(info.timingPostSample, false, graphics);
     device_.next.CmdWriteTimestamp(commandBuffer, TimestampStage(info.timingPreSample, true, graphics),
@@ -150,11 +160,19 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
     const bool graphics = (device_.queueFamilies.at(buffer.queueFamily).flags & VK_QUEUE_GRAPHICS_BIT) != 0;
     const VkQueryPipelineStatisticFlags statistics = StatisticsForQueue(graphics);
     bool wantsStatistics = false, wantsOcclusion = false;
+    KhrSamplePlan khr(buffer.queueFamily);
     for (uint32_t i = 0; i < info.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = info.pPerfCounters[i];
         const std::string which = "pPerfCounters[" + std::to_string(i) + "] (block " +
                                   std::to_string(static_cast<int>(counter.blockType)) + ", event " +
                                   std::to_string(counter.eventID) + ")";
+        CounterSlot slot;
+        if (counter.blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) {
+            if (VkResult r = AddKhrEvent(device_, counter, which, &khr, &slot.resultIndex, problem); r != VK_SUCCESS) return r;
+            slot.source = EventSource::kKhrPerformance;
+            sample->counters.push_back(slot);
+            continue;
+        }
         const std::optional<EventDefinition> event = FindEvent(device_.counters, counter.blockType, counter.eventID);
         if (!event) {
             bool blockOffered = false;
@@ -173,7 +191,6 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
                        "graphics; on a compute queue only SPI event 1 (compute shader invocations) can be counted";
             return VK_ERROR_FEATURE_NOT_PRESENT;
         }
-        CounterSlot slot;
         slot.source = event->source;
         if (event->source == EventSource::kPipelineStatistic) {
             slot.resultIndex = StatisticResultIndex(statistics, event->statistic);
@@ -183,18 +200,35 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
         }
         sample->counters.push_back(slot);
     }
-    if ((wantsStatistics && buffer.statisticsQueryActive) || (wantsOcclusion && buffer.occlusionQueryActive)) {
+    const bool wantsPerformance = !khr.empty();
+    if ((wantsStatistics && buffer.statisticsQueryActive) || (wantsOcclusion && buffer.occlusionQueryActive) ||
+        (wantsPerformance && buffer.performanceQueryActive)) {
         *problem = "another cumulative sample is open in this command buffer, and Vulkan allows one active query of each "
                    "type per command buffer; end that sample first (timing samples may overlap)";
         return VK_ERROR_VALIDATION_FAILED_EXT;
     }
+    if (wantsPerformance) {
+        if (VkResult r = CheckKhrSample(device_, buffer, khr, queries_.NextPool(khr.kind), problem); r != VK_SUCCESS) return r;
+        sample->performance.emplace();
+        if (VkResult r = queries_.Acquire(khr.kind, &*sample->performance, problem); r != VK_SUCCESS) return r;
+        sample->performanceStorages = khr.storages;
+    }
     if (wantsStatistics) {
         sample->statistics.emplace();
-        if (VkResult r = queries_.Acquire(VK_QUERY_TYPE_PIPELINE_STATISTICS, statistics, &*sample->statistics, problem); r != VK_SUCCESS) return r;
+        const QueryKind kind = QueryKind::Of(VK_QUERY_TYPE_PIPELINE_STATISTICS, statistics);
+        if (VkResult r = queries_.Acquire(kind, &*sample->statistics, problem); r != VK_SUCCESS) return r;
     }
     if (wantsOcclusion) {
         sample->occlusion.emplace();
-        if (VkResult r = queries_.Acquire(VK_QUERY_TYPE_OCCLUSION, 0, &*sample->occlusion, problem); r != VK_SUCCESS) return r;
+        if (VkResult r = queries_.Acquire(QueryKind::Of(VK_QUERY_TYPE_OCCLUSION), &*sample->occlusion, problem); r != VK_SUCCESS) return r;
+    }
+    // The performance query first (and ended last): counters of command-buffer scope need it to be the
+    // command buffer's first and last command.
+    if (sample->performance) {
+        const VkQueryPool pool = queries_.chunks()[sample->performance->chunk].pool;
+        device_.next.CmdBeginQuery(commandBuffer, pool, sample->performance->query, 0);
+        buffer.performanceQueryActive = true;
+        buffer.performancePool = pool;
     }
     if (sample->statistics) {
         device_.next.CmdBeginQuery(commandBuffer, queries_.chunks()[sample->statistics->chunk].pool, sample->statistics->query, 0);
@@ -243,6 +277,10 @@ VkResult GpaSession::EndSample(VkCommandBuffer commandBuffer, CommandBufferInfo&
         device_.next.CmdEndQuery(commandBuffer, queries_.chunks()[sample.statistics->chunk].pool, sample.statistics->query);
         buffer.statisticsQueryActive = false;
     }
+    if (sample.performance) {
+        device_.next.CmdEndQuery(commandBuffer, queries_.chunks()[sample.performance->chunk].pool, sample.performance->query);
+        buffer.performanceQueryActive = false;
+    }
     sample.ended = true;
     return VK_SUCCESS;
 }
@@ -276,6 +314,30 @@ VkResult GpaSession::RecordCopy(VkCommandBuffer commandBuffer, const CommandBuff
 
 VkResult GpaSession::ReadQuery(QueryRef ref, uint64_t* values) const {
     return copyResults_ != nullptr ? copyResults_->Read(ref, values) : queries_.Read(ref, values);
+}
+
+VkResult GpaSession::ReadCumulative(const Sample& sample, std::vector<uint64_t>* out) const {
+    uint64_t statistics[16] = {};  // at most one value per VkQueryPipelineStatisticFlagBits
+    uint64_t occlusion = 0;
+    std::vector<uint64_t> performance;
+    VkResult result = VK_SUCCESS;
+    if (sample.statistics) result = ReadQuery(*sample.statistics, statistics);
+    if (result == VK_SUCCESS && sample.occlusion) result = ReadQuery(*sample.occlusion, &occlusion);
+    if (result == VK_SUCCESS && sample.performance) {
+        performance.resize(sample.performanceStorages.size());
+        result = ReadQuery(*sample.performance, performance.data());
+    }
+    if (result != VK_SUCCESS) return result;
+    for (const CounterSlot& slot : sample.counters) {
+        switch (slot.source) {
+            case EventSource::kPipelineStatistic: out->push_back(statistics[slot.resultIndex]); break;
+            case EventSource::kOcclusion: out->push_back(occlusion); break;
+            case EventSource::kKhrPerformance:
+                out->push_back(WidenKhrResult(performance[slot.resultIndex], sample.performanceStorages[slot.resultIndex]));
+                break;
+        }
+    }
+    return VK_SUCCESS;
 }
 
 VkResult GpaSession::ResultsReady(std::string* problem) const {
@@ -321,20 +383,14 @@ VkResult GpaSession::Results(uint32_t sampleId, size_t* sizeInBytes, void* data,
     }
     if (VkResult r = ResultsReady(problem); r != VK_SUCCESS) return r;
     if (!sample.ended) return *problem = "sample " + std::to_string(sampleId) + " was never ended", VK_ERROR_VALIDATION_FAILED_EXT;
-    uint64_t values[2 * 16] = {};
     std::vector<uint64_t> out;
     VkResult result = VK_SUCCESS;
     if (sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD) {
-        result = ReadQuery(sample.begin, &values[0]);
-        if (result == VK_SUCCESS) result = ReadQuery(sample.end, &values[1]);
-        out.assign(values, values + 2);
+        out.assign(2, 0);
+        result = ReadQuery(sample.begin, &out[0]);
+        if (result == VK_SUCCESS) result = ReadQuery(sample.end, &out[1]);
     } else {
-        uint64_t statistics[16] = {}, occlusion = 0;
-        if (sample.statistics) result = ReadQuery(*sample.statistics, statistics);
-        if (result == VK_SUCCESS && sample.occlusion) result = ReadQuery(*sample.occlusion, &occlusion);
-        for (const CounterSlot& slot : sample.counters) {
-            out.push_back(slot.source == EventSource::kOcclusion ? occlusion : statistics[slot.resultIndex]);
-        }
+        result = ReadCumulative(sample, &out);
     }
     if (result == VK_NOT_READY) return result;  // not an error: the results are still on their way
     if (result != VK_SUCCESS) {

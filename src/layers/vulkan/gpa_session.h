@@ -1,9 +1,10 @@
 // One VkGpaSessionAMD: its state (ready -> begun -> ended -> reset -> ready), its samples and their queries.
 //
 // A timing sample is two timestamp queries (vkCmdWriteTimestamp at timingPreSample / timingPostSample);
-// its results are the two raw timestamps. A cumulative sample is one pipeline statistics query and/or one
-// occlusion query spanning the sample; its results are one 64-bit value per requested counter, in the
-// order of pPerfCounters. A session created with secondaryCopySource holds no queries of its own: it
+// its results are the two raw timestamps. A cumulative sample is one pipeline statistics query, one
+// occlusion query and/or one VK_KHR_performance_query query (khr_sample_plan.h) spanning the sample; its
+// results are one 64-bit value per requested counter, in the order of pPerfCounters (a performance
+// counter's value widened as khr_result_conversion.h says). A session created with secondaryCopySource holds no queries of its own: it
 // receives the source's results through vkCmdCopyGpaSessionResultsAMD (see result_buffer.h).
 //
 // Every method runs under the layer's lock and says in *problem why it refused.
@@ -52,7 +53,7 @@ private:
 
     struct CounterSlot {
         EventSource source = EventSource::kOcclusion;
-        uint32_t resultIndex = 0;  // within the pipeline statistics query's results
+        uint32_t resultIndex = 0;  // within the pipeline statistics (or performance) query's results
     };
     struct Sample {
         VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
@@ -63,8 +64,9 @@ private:
         bool ended = false;
         VkPipelineStageFlagBits postStage = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
         QueryRef begin, end;                                 // timing
-        std::optional<QueryRef> statistics, occlusion;       // cumulative
-        std::vector<CounterSlot> counters;                   // cumulative, in pPerfCounters order
+        std::optional<QueryRef> statistics, occlusion, performance;       // cumulative
+        std::vector<VkPerformanceCounterStorageKHR> performanceStorages;  // of the performance query's counters
+        std::vector<CounterSlot> counters;                                // cumulative, in pPerfCounters order
     };
 
     VkResult BeginTiming(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
@@ -72,6 +74,7 @@ private:
     VkResult BeginCumulative(VkCommandBuffer commandBuffer, CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
                              Sample* sample, std::string* problem);
     VkResult ReadQuery(QueryRef ref, uint64_t* values) const;
+    VkResult ReadCumulative(const Sample& sample, std::vector<uint64_t>* out) const;
     VkResult ResultsReady(std::string* problem) const;
 
     DeviceData& device_;

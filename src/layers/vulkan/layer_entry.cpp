@@ -74,6 +74,8 @@ const Hook kDeviceHooks[] = {
     OGPA_HOOK(ResetGpaSessionAMD),
     OGPA_HOOK(CmdCopyGpaSessionResultsAMD),
     OGPA_HOOK(GetGpaInterfaceLastMessageOPENGPA),
+    OGPA_HOOK(EnumerateGpaPerfEventsOPENGPA),
+    OGPA_HOOK(GetGpaPerfEventPassCountOPENGPA),
 };
 
 #undef OGPA_HOOK

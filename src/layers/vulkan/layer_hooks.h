@@ -1,7 +1,8 @@
 // Every Vulkan function the layer intercepts, by file: instance_hooks.cpp (instance creation, extension and
 // property queries, debug messengers), device_hooks.cpp (device creation and destruction),
 // command_tracking.cpp (command pools, command buffers and render passes: where queries may go), and
-// gpa_entry_points.cpp (the extension's twelve functions). layer_entry.cpp hands them to the loader.
+// gpa_entry_points.cpp (the extension's twelve functions and the layer's own three). layer_entry.cpp hands
+// them to the loader.
 #pragma once
 
 #include "vulkan/vk_amd_gpa_interface.h"
@@ -58,5 +59,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetGpaSessionResultsAMD(VkDevice, VkGpaSessionAMD
 VKAPI_ATTR VkResult VKAPI_CALL ResetGpaSessionAMD(VkDevice, VkGpaSessionAMD);
 VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer, VkGpaSessionAMD);
 VKAPI_ATTR const char* VKAPI_CALL GetGpaInterfaceLastMessageOPENGPA(VkDevice);
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateGpaPerfEventsOPENGPA(VkDevice, VkGpaPerfBlockAMD, uint32_t*, VkGpaPerfEventPropertiesOPENGPA*);
+VKAPI_ATTR VkResult VKAPI_CALL GetGpaPerfEventPassCountOPENGPA(VkDevice, uint32_t, uint32_t, const VkGpaPerfCounterAMD*, uint32_t*);
 
 }  // namespace ogpa::vklayer

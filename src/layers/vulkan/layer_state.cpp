@@ -128,6 +128,9 @@ PhysicalDeviceSupport Examine(InstanceData* instance, VkPhysicalDevice physicalD
             "VK_EXT_host_query_reset), which the layer needs to place samples inside render passes";
         return support;
     }
+    support.khr = ExamineKhrPerformanceQuery(instance, physicalDevice, extensions);
+    support.counters.khrEvents = static_cast<uint32_t>(support.khr.counters.size());
+    support.counters.khrSimultaneous = support.khr.simultaneous;
     support.supported = true;
     support.clocks = ClockControl::For(support);
     return support;

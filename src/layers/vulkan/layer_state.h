@@ -13,6 +13,7 @@
 
 #include "layers/vulkan/counter_blocks.h"
 #include "layers/vulkan/dispatch_tables.h"
+#include "layers/vulkan/khr_performance_counters.h"
 #include "vulkan/vk_amd_gpa_interface.h"
 
 namespace ogpa::vklayer {
@@ -39,6 +40,7 @@ struct PhysicalDeviceSupport {
     bool hostResetCore = false;  // Vulkan 1.2 hostQueryReset, usable by this instance
     bool hostResetExt = false;   // VK_EXT_host_query_reset
     CounterSupport counters;
+    KhrPerformanceSupport khr;  // the driver's VK_KHR_performance_query counters (see khr_performance_counters.h)
     uint32_t vendorId = 0;
     uint32_t deviceType = 0;
     uint8_t deviceUuid[VK_UUID_SIZE] = {};
@@ -69,6 +71,11 @@ struct CommandBufferInfo {
     uint32_t subpass = 0;
     bool statisticsQueryActive = false;  // Vulkan allows one active query of each type per command buffer
     bool occlusionQueryActive = false;
+    bool performanceQueryActive = false;
+    // The performance query pool a sample used since the command buffer began: without
+    // performanceCounterMultipleQueryPools a command buffer may use one.
+    VkQueryPool performancePool = VK_NULL_HANDLE;
+    bool profilingLockHeld = false;  // when the command buffer began (Vulkan: required to begin a performance query)
 };
 
 struct DeviceData {
@@ -79,6 +86,11 @@ struct DeviceData {
     bool gpaEnabled = false;  // the application enabled VK_AMD_gpa_interface on this device
     bool native = false;      // ... and the driver implements it: the layer passes every call through
     CounterSupport counters;  // what was enabled at device creation
+    KhrPerformanceSupport khr;
+    // VK_KHR_performance_query's profiling lock, held from device creation to destruction where the block is
+    // offered; why it is not held, when it is not.
+    bool profilingLockHeld = false;
+    std::string profilingLockProblem;
     bool gpaFeaturesGiven = false;
     VkPhysicalDeviceGpaFeaturesAMD gpaFeatures{};  // as the application enabled them, when given
     std::vector<QueueFamilyInfo> queueFamilies;

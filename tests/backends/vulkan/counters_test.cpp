@@ -3,6 +3,7 @@
 // what a device without pipeline statistics, or a driver with its own VK_AMD_gpa_interface, leaves out; and
 // how the counters are spread over passes.
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "backends/vulkan/vulkan_counters.h"
@@ -117,6 +118,39 @@ TEST(VulkanCounterSet, NativeDriverGivesGpuTimeOnly) {
     EXPECT_EQ(set.derived[0].name, "GPUTime");
     ASSERT_EQ(set.absent.size(), 1u);
     EXPECT_NE(set.absent[0].find("implements VK_AMD_gpa_interface itself"), std::string::npos);
+}
+
+TEST(VulkanCounterSet, KhrEventsAreHardwareCountersWithUniqueNames) {
+    auto event = [](uint32_t id, const char* name, VkPerformanceCounterStorageKHR storage, VkPerformanceCounterUnitKHR unit) {
+        VkGpaPerfEventPropertiesOPENGPA e{};
+        e.blockType = VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA;
+        e.eventID = id;
+        std::snprintf(e.name, sizeof(e.name), "%s", name);
+        e.storage = storage;
+        e.unit = unit;
+        e.queueFamilyMask = 1;
+        return e;
+    };
+    const CounterSet set = BuildCounters(
+        {Block(VK_GPA_PERF_BLOCK_DB_AMD, 0), Block(VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA, 2)}, true,
+        {event(0, "Busy", VK_PERFORMANCE_COUNTER_STORAGE_FLOAT32_KHR, VK_PERFORMANCE_COUNTER_UNIT_PERCENTAGE_KHR),
+         event(1, "busy", VK_PERFORMANCE_COUNTER_STORAGE_INT32_KHR, VK_PERFORMANCE_COUNTER_UNIT_GENERIC_KHR),
+         event(2, "Time", VK_PERFORMANCE_COUNTER_STORAGE_UINT64_KHR, VK_PERFORMANCE_COUNTER_UNIT_NANOSECONDS_KHR)});
+    ASSERT_EQ(set.hardware.size(), 5u);  // timing, DB, three KHR
+    EXPECT_EQ(set.hardware[2].name, "KHR.Busy");
+    EXPECT_EQ(set.hardware[3].name, "KHR.busy #1") << "GPA names ignore letter case";
+    EXPECT_EQ(set.hardware[4].name, "KHR.Time");
+    EXPECT_EQ(set.hardware[2].type, GPA_TYPE_FLOAT32);
+    EXPECT_EQ(set.hardware[2].usage, GPA_USAGE_TYPE_PERCENTAGE);
+    EXPECT_EQ(set.hardware[3].type, GPA_TYPE_FLOAT64) << "signed: GPA 2.x reads it as float64";
+    EXPECT_EQ(set.hardware[4].type, GPA_TYPE_UINT64);
+    EXPECT_EQ(set.hardware[4].usage, GPA_USAGE_TYPE_NANOSECONDS);
+    ASSERT_EQ(set.events.size(), 4u);
+    EXPECT_EQ(set.events[3].eventID, 2u);
+    EXPECT_EQ(set.encodings[1], gpa::vk::ResultEncoding::kDouble);
+    EXPECT_EQ(set.encodings[2], gpa::vk::ResultEncoding::kSigned);
+    EXPECT_TRUE(set.planning[1].khr);
+    EXPECT_FALSE(set.planning[0].khr);
 }
 
 TEST(VulkanCounterSet, EveryPublicCounterReadsEventsOfTheLayer) {

@@ -80,10 +80,21 @@ VulkanEnv::VulkanEnv() : messages_(std::make_unique<MessageStore>()) {}
 
 bool ValidationLayerInstalled() { return LayerAvailable(kValidationLayer); }
 
-std::unique_ptr<VulkanEnv> VulkanEnv::Create(const EnvOptions& options, std::string* skipReason, std::string* failure) {
+void FindBuildTreeLayers() {
 #ifdef OPENGPA_VK_LAYER_MANIFEST_DIR
     setenv("VK_ADD_LAYER_PATH", OPENGPA_VK_LAYER_MANIFEST_DIR, 0);  // the build tree's layer, unless told otherwise
 #endif
+#ifdef OPENGPA_VK_TEST_FIXTURE_LAYER_DIR
+    std::string paths = std::getenv("VK_ADD_LAYER_PATH") != nullptr ? std::getenv("VK_ADD_LAYER_PATH") : "";
+    if (paths.find(OPENGPA_VK_TEST_FIXTURE_LAYER_DIR) == std::string::npos) {
+        paths += (paths.empty() ? "" : ":") + std::string(OPENGPA_VK_TEST_FIXTURE_LAYER_DIR);
+        setenv("VK_ADD_LAYER_PATH", paths.c_str(), 1);
+    }
+#endif
+}
+
+std::unique_ptr<VulkanEnv> VulkanEnv::Create(const EnvOptions& options, std::string* skipReason, std::string* failure) {
+    FindBuildTreeLayers();
     KeepDriverLoaded();
     std::unique_ptr<VulkanEnv> env(new VulkanEnv());
     std::vector<const char*> layers;
@@ -104,6 +115,14 @@ std::unique_ptr<VulkanEnv> VulkanEnv::Create(const EnvOptions& options, std::str
         }
         layers.push_back(kValidationLayer);
         env->validation = true;
+    }
+    if (options.performanceQueryFixture) {
+        if (!LayerAvailable(kPerformanceQueryFixtureLayer)) {
+            *failure = std::string("the Vulkan loader does not find the test fixture layer ") + kPerformanceQueryFixtureLayer +
+                       " (built with the tests; VK_ADD_LAYER_PATH names its folder)";
+            return nullptr;
+        }
+        layers.push_back(kPerformanceQueryFixtureLayer);  // last: below validation, which then checks its use
     }
     const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
     VkDebugUtilsMessengerCreateInfoEXT messenger{};
@@ -215,6 +234,8 @@ std::unique_ptr<VulkanEnv> VulkanEnv::Create(const EnvOptions& options, std::str
     f.ResetGpaSession = reinterpret_cast<PFN_vkResetGpaSessionAMD>(load("vkResetGpaSessionAMD"));
     f.CmdCopyGpaSessionResults = reinterpret_cast<PFN_vkCmdCopyGpaSessionResultsAMD>(load("vkCmdCopyGpaSessionResultsAMD"));
     f.GetLastMessage = reinterpret_cast<PFN_vkGetGpaInterfaceLastMessageOPENGPA>(load("vkGetGpaInterfaceLastMessageOPENGPA"));
+    f.EnumerateEvents = reinterpret_cast<PFN_vkEnumerateGpaPerfEventsOPENGPA>(load("vkEnumerateGpaPerfEventsOPENGPA"));
+    f.GetPassCount = reinterpret_cast<PFN_vkGetGpaPerfEventPassCountOPENGPA>(load("vkGetGpaPerfEventPassCountOPENGPA"));
     return env;
 }
 

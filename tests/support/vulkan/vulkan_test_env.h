@@ -3,7 +3,8 @@
 // validation warning or error is kept; tests check that there are none.
 //
 // The OpenGPA layer is found in the build tree without installing it (VK_ADD_LAYER_PATH is set to the
-// build's manifest folder unless the environment sets it). The device is the first Vulkan device, or the
+// build's manifest folder unless the environment sets it); so is the test fixture layer of
+// VK_KHR_performance_query (its folder is added to VK_ADD_LAYER_PATH). The device is the first Vulkan device, or the
 // first whose name contains $OPENGPA_VK_DEVICE. Validation is required (a test fails without the layer)
 // unless OPENGPA_VK_VALIDATION=0.
 #pragma once
@@ -23,6 +24,9 @@ struct EnvOptions {
     bool gpaExtension = true;  // enable VK_AMD_gpa_interface on the device
     uint32_t apiVersion = VK_API_VERSION_1_1;
     const void* deviceCreatePNext = nullptr;  // chained into VkDeviceCreateInfo
+    // Enable the TEST FIXTURE layer VK_LAYER_OPENGPA_test_fixture_performance_query below the others: a
+    // VK_KHR_performance_query with counters computed from recorded commands (tests/layers/vulkan/fixture_performance_query).
+    bool performanceQueryFixture = false;
 };
 
 // The extension's functions, from vkGetDeviceProcAddr (NULL where the device does not have them).
@@ -40,6 +44,8 @@ struct GpaFunctions {
     PFN_vkResetGpaSessionAMD ResetGpaSession = nullptr;
     PFN_vkCmdCopyGpaSessionResultsAMD CmdCopyGpaSessionResults = nullptr;
     PFN_vkGetGpaInterfaceLastMessageOPENGPA GetLastMessage = nullptr;
+    PFN_vkEnumerateGpaPerfEventsOPENGPA EnumerateEvents = nullptr;
+    PFN_vkGetGpaPerfEventPassCountOPENGPA GetPassCount = nullptr;
 };
 
 class VulkanEnv {
@@ -90,6 +96,11 @@ private:
 
 // Whether the validation layer is installed (vkEnumerateInstanceLayerProperties lists it).
 bool ValidationLayerInstalled();
+
+inline constexpr const char* kPerformanceQueryFixtureLayer = "VK_LAYER_OPENGPA_test_fixture_performance_query";
+
+// Sets VK_ADD_LAYER_PATH so that the loader finds the build tree's layers (done by VulkanEnv::Create).
+void FindBuildTreeLayers();
 
 // Reads a sample's results as 64-bit values (VK_SUCCESS or the call's VkResult).
 VkResult ReadResults(const VulkanEnv& env, VkGpaSessionAMD session, uint32_t sampleId, std::vector<uint64_t>* values);
