@@ -18,6 +18,8 @@
 #   repeat  tools/device/gpu_gpaprof_repeat.sh: gpaprof -t, -p and -t -p -O on a PyTorch training loop, RUNS
 #           runs each (20), no abnormal end and the same counts in every run (not in the default list: about
 #           15 minutes for 20 runs; MODES picks modes)
+#   launcher  tools/device/gpu_gpaprof_launcher.sh: gpaprof -t over torchrun with two ranks: files per rank,
+#           none for the launcher (not in the default list)
 #   python  tools/device/gpu_python_tests.sh: pip install ./python without network, its pytest tests on CUDA
 #           (PyTorch, cuda-python, CuPy contexts), the PyTorch example, the main job's build on 2 cores
 #           (not in the default list: about 3 minutes)
@@ -113,6 +115,11 @@ for part in $parts; do
       rc=$?
       grep -E "^mode|abnormal=yes|status" "$dir/repeat.txt" 2>/dev/null | tee -a "$summary"
       ;;
+    launcher)
+      OUT=$dir bash tools/device/gpu_gpaprof_launcher.sh "$build" > "$dir/run.log" 2>&1
+      rc=$?
+      grep -E "rank|status|FAIL|no files" "$dir/launcher.txt" 2>/dev/null | tee -a "$summary"
+      ;;
     python)
       OUT=$dir bash tools/device/gpu_python_tests.sh > "$dir/run.log" 2>&1
       rc=$?
@@ -129,7 +136,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main vulkan repeat python)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof bench main vulkan repeat launcher python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
