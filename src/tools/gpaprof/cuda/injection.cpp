@@ -186,7 +186,16 @@ struct PendingEnqueue {
     EnqueueInfo info;
     CudaApiClass apiClass = CudaApiClass::Other;
     std::vector<uint32_t> ids;  // every correlation id that leads here (the runtime call's and the driver's)
+    // A kernel launch: its kernel's (mangled) name, hashed; 0 when the callback did not name it. Under the range
+    // profiler the driver runs kernels of its own (WaitNs) for a launch, with the launch's correlation id.
+    uint64_t kernelNameHash = 0;
 };
+
+uint64_t NameHash(const char* name) {
+    uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    for (; name && *name; ++name) hash = (hash ^ static_cast<unsigned char>(*name)) * 1099511628211ull;
+    return hash;
+}
 
 class CudaPart {
 public:
@@ -227,7 +236,7 @@ private:
     bool CalledByRuntime(uint32_t driverCbid);
     OpenCall* InnermostTraced();
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
-                         uint64_t kernelHandle);
+                         uint64_t kernelHandle, const char* kernelName = nullptr);
     void ForgetEnqueue(const OpenCall& call);
     // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
     // that class (a copy gpaprof made inside the application's launch call has that call's id).
@@ -751,7 +760,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     if (trace_) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
             RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
-                            reinterpret_cast<uintptr_t>(function));
+                            reinterpret_cast<uintptr_t>(function), data->symbolName);
         }
     }
     if (t_profilingLaunch) return;
@@ -850,7 +859,8 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
 }
 
 void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
-                               uint64_t kernelHandle) {
+                               uint64_t kernelHandle, const char* kernelName) {
+    const uint64_t nameHash = kernelName && *kernelName ? NameHash(kernelName) : 0;
     CostScope cost(costs_, CostSite::Enqueue);
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     std::shared_ptr<PendingEnqueue> pending;
@@ -867,6 +877,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (stream) pending->info.streamHandle = *stream;
     if (context) pending->info.contextHandle = reinterpret_cast<uintptr_t>(context);
     if (kernelHandle) pending->info.kernelHandle = kernelHandle;
+    if (nameHash) pending->kernelNameHash = nameHash;
     unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
     if (enqueues_.emplace(correlationId, pending).second) {
         pending->ids.push_back(correlationId);
@@ -1168,6 +1179,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
             dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
         } else if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
             dropped = "no application launch of that id, and it ran while gpaprof replayed";
+        } else if (auto launch = enqueues_.find(kernel.correlationId);
+                   launch != enqueues_.end() && launch->second->kernelNameHash &&
+                   launch->second->kernelNameHash != NameHash(kernel.name.c_str())) {
+            dropped = "not the kernel that launch named (the driver runs kernels of its own for a profiled launch)";
         } else if (!replayedKernels_.insert(kernel.correlationId).second) {
             dropped = "a second record of a launch (kernel replay)";
         }
