@@ -59,7 +59,7 @@ one_run() {  # one_run MODE N: runs gpaprof once, prints its line
   echo "== program alone:"; (cd "$work" && PYTHONUNBUFFERED=1 "${app[@]}"; echo "rc=$?"); } 2>&1 | tee -a "$table"
 status=0
 for mode in $MODES; do
-  lines=$work/$mode.lines
+  lines=$OUT/$mode.lines  # in $OUT: what a run cut short by a time limit had done comes back
   : > "$lines"
   parallel=1
   [ "$mode" = t ] && parallel=$PARALLEL_TRACE
