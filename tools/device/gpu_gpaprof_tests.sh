@@ -76,6 +76,8 @@ fi
 if [[ " $steps " == *" bench "* ]]; then
   export BUILD=$PWD/$build
   step "$benchlog" bench_trace 150 bench/trace_overhead.sh
+  step "$benchlog" bench_trace_floor 120 bench/trace_floor.sh
+  step "$benchlog" bench_flush_cost 60 bench/counter_flush_cost.sh
   step "$benchlog" bench_sample 60 bench/sample_overhead.sh
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh
   step "$benchlog" bench_kernel_time 150 bench/kernel_time_vs_ncu.sh
