@@ -1,3 +1,7 @@
+// Past 600 lines on purpose: the four ways a dispatch's passes run (one pass, CUPTI's kernel replay, own replay
+// deferred to a batch's end, own replay inside the launch call) share one state machine per context
+// (ContextState: configured, running, pending ranges, the cycle's passes), and each way's failure paths must
+// leave that machine usable for the next dispatch; split, the invariants would span files.
 #include "tools/gpaprof/cuda/counter_collector.h"
 
 #include <chrono>

@@ -14,6 +14,12 @@
 //
 // Everything goes through the shared agent (libgpaprof_agent.so): call numbering, dispatch order, filters,
 // the spool, the end of the process.
+//
+// Past 600 lines on purpose: CudaPart is the one object CUPTI calls back into (API entries and exits, resources,
+// activity buffers, the end of the process, crashes), and the ordering rules between those callbacks (open
+// calls per thread, the replay gate, exit mode, enqueues waiting for their activity records) live in its
+// private state; the parts that need none of it are apart (arguments, records, occupancy, the collector, the
+// replayer, the flush, the callback costs).
 #include <cuda.h>
 #include <cupti_activity.h>
 #include <cupti_callbacks.h>

@@ -1,3 +1,5 @@
+// Past 600 lines on purpose: the encoder and the decoder of every spool record kind sit together, field for
+// field, so that a change to a record's layout is made in both at once (the round-trip tests check them).
 #include "tools/gpaprof/spool/spool_records.h"
 
 #include <algorithm>
