@@ -57,6 +57,19 @@ one_run() {  # one_run MODE N: runs gpaprof once, prints its line
 
 { echo "== $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
   echo "== program alone:"; (cd "$work" && PYTHONUNBUFFERED=1 "${app[@]}"; echo "rc=$?"); } 2>&1 | tee -a "$table"
+# Stopped by a time limit: each run's `timeout` leads a process group of its own, out of reach of the signal
+# that stopped this script, and a run left behind would hold the GPU's profiler for whatever runs next
+# (ncu then fails: "a driver resource was unavailable"). End those groups too.
+stop_runs() {
+  local pid
+  for pid in $(pgrep -f -- "$work/" 2>/dev/null); do
+    kill -TERM -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')" 2>/dev/null
+  done
+  rm -rf "$work"
+  exit 143
+}
+trap stop_runs TERM INT
+
 status=0
 for mode in $MODES; do
   lines=$OUT/$mode.lines  # in $OUT: what a run cut short by a time limit had done comes back

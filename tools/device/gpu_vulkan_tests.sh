@@ -61,6 +61,23 @@ rc=$?
 grep -E "tests passed|\(Failed\)|\(Skipped\)|\*\*\*" "$OUT/ctest-vulkan.log" | tail -25 | tee -a "$summary"
 record "ctest -L vulkan" "rc=$rc $((SECONDS - start))s"
 
+# A failed test once more, alone, with the loader's messages and (where gdb is there) the stack of a crash:
+# the GPU machine keeps nothing, so what a later session needs to find the cause has to come back now.
+failed=$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (\(Failed\|SEGFAULT\|Subprocess aborted\|Child aborted\)).*/\1/p' "$OUT/ctest-vulkan.log")
+for name in $failed; do
+  file="$OUT/failed_${name//[^A-Za-z0-9_.]/_}.log"
+  listing=$(ctest --test-dir "$build" -R "^${name}\$" -N -V 2>/dev/null)
+  command=$(sed -n 's/^.*Test command: //p' <<< "$listing" | head -1)          # quoted as ctest prints it
+  environment=$(sed -n 's/^[0-9]*:  \([A-Z_]*=.*\)$/\1/p' <<< "$listing" | tr '\n' ' ')
+  {
+    echo "== $name: $command"; echo "== its environment: $environment"
+    eval "env $environment VK_LOADER_DEBUG=error,warn,layer timeout 120 $command" 2>&1 | tail -150
+    if command -v gdb > /dev/null; then
+      eval "env $environment timeout 120 gdb -q -batch -ex run -ex bt --args $command" 2>&1 | grep -vE "^\[(New|Thread)" | tail -60
+    fi
+  } > "$file" 2>&1
+  record "rerun $name" "$(grep -cE 'SIGSEGV|SIGABRT' "$file") crash lines; log in $(basename "$file")"
+done
 # The figures docs/vulkan_layer.md and docs/vulkan_backend.md quote: the guide's example on the GPU, and
 # the known-answer tests' values as the driver gave them.
 "$build/samples/vulkan/gpa_example_vulkan" --library "$build/lib/libGPUPerfAPIVK.so" --csv "$OUT/gpa_example_vulkan.csv" \
