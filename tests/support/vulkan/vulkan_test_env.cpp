@@ -81,6 +81,9 @@ VulkanEnv::VulkanEnv() : messages_(std::make_unique<MessageStore>()) {}
 bool ValidationLayerInstalled() { return LayerAvailable(kValidationLayer); }
 
 void FindBuildTreeLayers() {
+    // Mesa's implicit device-select layer would sit above every layer under test on machines with Mesa (CI)
+    // and not on GPU machines; it hid a fixture bug that only showed as the top layer. Test as GPU machines run.
+    setenv("NODEVICE_SELECT", "1", 0);
 #ifdef OPENGPA_VK_LAYER_MANIFEST_DIR
     setenv("VK_ADD_LAYER_PATH", OPENGPA_VK_LAYER_MANIFEST_DIR, 0);  // the build tree's layer, unless told otherwise
 #endif

@@ -267,7 +267,12 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
     for (const Hook& candidate : kInstanceHooks) {
         if (std::strcmp(candidate.name, pName) == 0) hook = candidate.function;
     }
-    if (instance == VK_NULL_HANDLE) return hook;
+    // The loader asks for vkCreateInstance with the handle it is creating, which the fixture does not know yet
+    // (a layer above the fixture asks with NULL; the loader itself, when the fixture is the top layer, does not).
+    if (instance == VK_NULL_HANDLE || std::strcmp(pName, "vkCreateInstance") == 0 ||
+        std::strcmp(pName, "vkGetInstanceProcAddr") == 0) {
+        return hook;
+    }
     PFN_vkVoidFunction below = nullptr;
     {
         std::lock_guard<std::recursive_mutex> lock(State().mutex);
