@@ -378,6 +378,21 @@ TEST_F(KhrLockRefused, SamplesAreRefusedUntilTheLockIsAcquired) {
     EXPECT_EQ(values[0], 1u);
 }
 
+// The same options twice in one process: with EnabledOnlyOnDevicesThatEnableTheGpaExtension and
+// TheApplicationsFeatureStructureIsGivenBack (both crashed on NVIDIA's driver on 2026-11-25, cause not known)
+// this tells a second device of any kind from the options those two change.
+TEST_F(KhrCounters, ANewDeviceAfterOneThatSampledSamplesAgain) {
+    EXPECT_EQ(Measure({Khr(kDrawCommands)}, true, [&](VkCommandBuffer cb) { work().DrawTriangles(cb, 3); })[0], 1u);
+    TearDown();
+    OpenWithFixture();
+    if (env_ == nullptr) return;
+    EXPECT_EQ(Measure({Khr(kDrawCommands)}, true, [&](VkCommandBuffer cb) {
+                  work().DrawTriangles(cb, 3);
+                  work().DrawTriangles(cb, 3);
+              })[0],
+              2u);
+}
+
 TEST_F(KhrCounters, EnabledOnlyOnDevicesThatEnableTheGpaExtension) {
     // With VK_AMD_gpa_interface the layer enables the fixture's extension below itself ...
     EXPECT_NE(vkGetDeviceProcAddr(env().device, "vkAcquireProfilingLockKHR"), nullptr);

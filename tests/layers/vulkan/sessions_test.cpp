@@ -37,6 +37,22 @@ TEST_F(Sessions, StatusIsNotReadyUntilTheWorkRan) {
     EXPECT_EQ(Results(session, sample), std::vector<uint64_t>{3});
 }
 
+// A device that sampled is destroyed with its instance, and a new instance and device in the same process
+// sample again (the layer's state of the first must not reach the second).
+TEST_F(Sessions, ANewDeviceAfterOneThatSampledSamplesAgain) {
+    for (uint32_t triangles : {3u, 5u}) {
+        VkGpaSessionAMD session = NewSession();
+        uint32_t sample = 0;
+        VkCommandBuffer cb = RecordTriangles(session, triangles, &sample);
+        env().SubmitAndWait(cb);
+        EXPECT_EQ(Results(session, sample), std::vector<uint64_t>{triangles});
+        if (triangles == 5u) break;
+        TearDown();
+        Open(EnvOptions{});
+        if (env_ == nullptr) return;
+    }
+}
+
 TEST_F(Sessions, SeveralSessionsInFlight) {
     constexpr uint32_t kSessions = 5;
     std::vector<VkGpaSessionAMD> sessions;
