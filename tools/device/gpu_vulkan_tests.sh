@@ -54,6 +54,19 @@ rc=$?
 record vulkan_performance_query_probe "rc=$rc (all of it in performance_query_probe.txt; the first 80 lines:)"
 grep -E "^\[probe\]|Skipped|SKIPPED \]" "$OUT/performance_query_probe.txt" | head -80 | tee -a "$summary"
 
+# The GPU machine's compiler (/opt/gcc) links libstdc++ statically, so in a test process the carried validation
+# layer is the only user of the shared libstdc++.so.6: the loader unloads both when an instance is destroyed
+# and loads them again for the next instance, and libstdc++ does not survive being loaded a second time in one
+# process (on 2026-11-25 the second instance crashed in the validation layer's vkCreateInstance, inside
+# libstdc++'s ostream code; with libstdc++.so.6 kept loaded it passed: docs/vulkan_backend.md). Keep it loaded,
+# as it is in any program linked with the shared libstdc++ (in CI, on lavapipe, the tests are such programs).
+validation_so=$extra/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
+if [ -f "$validation_so" ] && ! ldd "$build/tests/layers/vulkan/vulkan_layer_tests" | grep -q 'libstdc++'; then
+  stdcxx=$(ldd "$validation_so" | awk '/libstdc\+\+/ {print $3; exit}')
+  [ -n "$stdcxx" ] && export LD_PRELOAD="$stdcxx${LD_PRELOAD:+:$LD_PRELOAD}" &&
+    record libstdc++ "kept loaded for the validation layer (the tests link it statically here): LD_PRELOAD=$stdcxx"
+fi
+
 # Every Vulkan test (layer, library, implicit layer, sample), each test in its own process.
 start=$SECONDS
 ctest --test-dir "$build" -L vulkan --output-on-failure -V --timeout 300 > "$OUT/ctest-vulkan.log" 2>&1
@@ -72,8 +85,14 @@ for name in $failed; do
   {
     echo "== $name: $command"; echo "== its environment: $environment"
     eval "env $environment VK_LOADER_DEBUG=error,warn,layer timeout 120 $command" 2>&1 | tail -150
-    if command -v gdb > /dev/null; then
-      eval "env $environment timeout 120 gdb -q -batch -ex run -ex bt --args $command" 2>&1 | grep -vE "^\[(New|Thread)" | tail -60
+    echo "== again without the validation layer (OPENGPA_VK_VALIDATION=0)"
+    eval "env $environment OPENGPA_VK_VALIDATION=0 timeout 120 $command" 2>&1 | tail -40
+    # The GPU machine has no gdb; cuda-gdb debugs host code as well.
+    debugger=$(command -v gdb || command -v cuda-gdb)
+    if [ -n "$debugger" ]; then
+      echo "== under $debugger"
+      eval "env $environment timeout 180 $debugger -q -batch -ex run -ex bt -ex 'info sharedlibrary' --args $command" 2>&1 |
+        grep -vE "^\[(New|Thread)" | tail -120
     fi
   } > "$file" 2>&1
   record "rerun $name" "$(grep -cE 'SIGSEGV|SIGABRT' "$file") crash lines; log in $(basename "$file")"
