@@ -11,8 +11,10 @@
 # that needs SASS patching (FlatLDSInsts).
 #
 # Usage: bench/gpaprof_vs_ncu.sh [build-dir]          (target: ratio <= 0.2, aim <= 0.1)
-#   ROWS: which:batch:replay ...  which = full | default | nosass, batch = GPAPROF_CUDA_COUNTER_BATCH,
-#         replay = own | cupti (GPAPROF_CUDA_REPLAY)
+#   ROWS: which:batch:replay[:cache] ...  which = full | default | nosass, batch = GPAPROF_CUDA_COUNTER_BATCH,
+#         replay = own | cupti (GPAPROF_CUDA_REPLAY), cache = all (default: gpaprof flushes the L2 before each
+#         measured kernel, as ncu does by default) | none (GPAPROF_CUDA_CACHE_CONTROL=none, compared with
+#         `ncu --cache-control none`, run once per size for such rows)
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-300}
 SIZES=${SIZES:-1048576 65536}   # elements per kernel: 12 MiB and 768 KiB of device memory in the program
@@ -39,8 +41,9 @@ print(len(data), na, len(header) - first)
 PY
 }
 
-run_gpaprof() {  # run_gpaprof NAME BATCH COUNTERS REPLAY
-  wall env GPAPROF_CUDA_STATS=1 GPAPROF_CUDA_COUNTER_BATCH="$2" GPAPROF_CUDA_REPLAY="$4" "$GPAPROF" -p --no-progress \
+run_gpaprof() {  # run_gpaprof NAME BATCH COUNTERS REPLAY CACHE
+  wall env GPAPROF_CUDA_STATS=1 GPAPROF_CUDA_COUNTER_BATCH="$2" GPAPROF_CUDA_REPLAY="$4" GPAPROF_CUDA_CACHE_CONTROL="$5" \
+    "$GPAPROF" -p --no-progress \
     --counters "$3" -o "$BENCH_TMP/$1" -- "${program[@]}"
   local rc=$?
   cp "$BENCH_TMP/last.out" "$BENCH_TMP/$1.log"
@@ -61,18 +64,32 @@ for elements in $SIZES; do
   printf '%-44s %9.2f %8s %10s %13s %8s\n' "program alone" "$alone" "$LAUNCHES" - - -
   printf '%-44s %9.2f %8s %10s %13.2f %8s\n' "ncu --metrics <GPA set metrics>" "$nc" "$ncu_kernels" - \
     "$(per_kernel_ms "$nc" "$alone" "$LAUNCHES")" 1
+  nc_none=
   for spec in $ROWS; do
-    IFS=: read -r which batch replay <<< "$spec"
+    IFS=: read -r which batch replay cache <<< "$spec"
     replay=${replay:-own}
+    cache=${cache:-all}
+    peer=$nc
+    if [ "$cache" = none ]; then
+      if [ -z "$nc_none" ]; then
+        wall ncu --metrics "$metrics" --clock-control none --cache-control none -f -o "$BENCH_TMP/ncu_none" "${program[@]}"
+        rc=$?; nc_none=$WALL
+        [ $rc -eq 0 ] || { tail -20 "$BENCH_TMP/last.out"; echo "ncu --cache-control none failed"; exit 1; }
+        printf '%-44s %9.2f %8s %10s %13.2f %8s\n' "ncu --metrics <same> --cache-control none" "$nc_none" "$LAUNCHES" - \
+          "$(per_kernel_ms "$nc_none" "$alone" "$LAUNCHES")" 1
+      fi
+      peer=$nc_none
+    fi
     case $which in
       full) list=$counters; label="GPA compute set, $replay, batch $batch" ;;
       nosass) list=$no_sass; label="GPA set w/o FlatLDSInsts, $replay, batch $batch" ;;
       default) list=GPUTime,Wavefronts,FetchSize,WriteSize,CacheHit,L1CacheHit,L2CacheHit; label="default set, $replay, batch $batch" ;;
     esac
-    run_gpaprof "gp_${which}_${batch}_${replay}_$elements" "$batch" "$list" "$replay"
+    [ "$cache" = none ] && label="$label, no L2 flush (vs ncu without)"
+    name="gp_${which}_${batch}_${replay}_${cache}_$elements"
+    run_gpaprof "$name" "$batch" "$list" "$replay" "$cache"
     printf '%-44s %9.2f %8s %10s %13.2f %8.3f\n' "gpaprof -p: $label" "$GPWALL" "$ROWS_WRITTEN" \
-      "$NA/$((ROWS_WRITTEN * COLUMNS))" "$(per_kernel_ms "$GPWALL" "$alone" "$LAUNCHES")" "$(ratio "$GPWALL" "$nc")"
-    grep -h "replay pass\|statistics\|instead of\|per configuration\|are NA" \
-      "$BENCH_TMP/gp_${which}_${batch}_${replay}_$elements.log" | sed 's/^/      /'
+      "$NA/$((ROWS_WRITTEN * COLUMNS))" "$(per_kernel_ms "$GPWALL" "$alone" "$LAUNCHES")" "$(ratio "$GPWALL" "$peer")"
+    grep -h "replay pass\|statistics\|instead of\|per configuration\|are NA" "$BENCH_TMP/$name.log" | sed 's/^/      /'
   done
 done
