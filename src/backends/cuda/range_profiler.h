@@ -86,6 +86,9 @@ private:
     Outcome EnableObject();
     // The failure of a call after another context of the device took the range profiler over.
     static Outcome Released();
+    // OPENGPA_CUDA_FRESH_RANGE_PROFILER=1: a fresh CUPTI object for every configuration, as before the
+    // reuse of one for the same configuration (to compare the two).
+    static bool FreshObjectEachTime();
     void DisableObject();
     void Release();  // another context needs the device: decode and disable
     Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
@@ -97,6 +100,9 @@ private:
     const CUdevice device_;
     CUpti_RangeProfiler_Object* object_ = nullptr;  // null while disabled
     bool configured_ = false;                       // a configuration was set on object_
+    std::vector<uint8_t> config_;                   // object_'s configuration (range and replay modes too)
+    CUpti_ProfilerRange range_{};
+    CUpti_ProfilerReplayMode replay_{};
     bool hasPending_ = false;
     bool pendingComplete_ = false;  // CUPTI reported every pass of the pending configuration submitted
     Pending pending_;
