@@ -11,7 +11,11 @@
 //                     (gpaprof's way now: it becomes a range of its own, skipped when reading the results)
 //     ownctx-alone    the flush in a context of its own before each launch, with no profiler on the device
 //     user-appctx     user ranges pushed around each launch, the read kernel outside them
+//     auto-memset     auto ranges, the flush as the driver's memset over twice the L2 (writes: dirty lines)
+//     auto-copy       auto ranges, the flush as a device-to-device copy (reads one half, writes the other)
+//     auto-graph      auto ranges, the read kernel inside a CUDA graph
 //   prints: range_flush_cost mode=M launches=N ms_per_launch=X kernel_us_median=D ranges=R
+//   (ranges = 2N: the flush was a range of its own; N: it was not)
 #include <cuda.h>
 
 #include <algorithm>
@@ -91,8 +95,16 @@ int main(int argc, char** argv) {
             if (!flushed) Fail("flush: " + problem);
         } else if (mode == "auto-appctx" || mode == "user-appctx") {
             if (!l2Flush.Run(context, stream, &problem)) Fail("flush: " + problem);  // stream order: before the kernel
+        } else if (mode == "auto-memset") {
+            AltFlushMemset(stream);
+        } else if (mode == "auto-copy") {
+            AltFlushCopy(stream);
+        } else if (mode == "auto-graph") {
+            AltFlushGraph(stream);
         }
     };
+    const bool altFlush = mode == "auto-memset" || mode == "auto-copy" || mode == "auto-graph";
+    if (altFlush) AltFlushSetUp();
     if (mode == "ownctx-alone") {
         flush();
         const double start = Seconds();
@@ -133,7 +145,8 @@ int main(int argc, char** argv) {
     std::unique_ptr<RangeProfiler> profiler;
     Check(RangeProfiler::Create(*cupti, *driver, context, &profiler), "RangeProfiler");
     const bool user = mode == "user-appctx";
-    const bool flushRanges = mode == "auto-appctx";
+    // Room for a range per flush too; whether the flush took one is read from the data.
+    const bool flushRanges = mode == "auto-appctx" || altFlush;
     const size_t ranges = static_cast<size_t>(launches) * (flushRanges ? 2 : 1);
     std::vector<uint8_t> counterData;
     {
@@ -162,7 +175,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     Check(CounterDataRangeNames(*cupti, counterData, &names), "range names");
     std::vector<double> durations, hitRates;
-    for (size_t r = flushRanges ? 1 : 0; r < names.size(); r += flushRanges ? 2 : 1) {
+    const size_t stride = names.size() >= 2 * static_cast<size_t>(launches) ? 2 : 1;  // flush, kernel, flush, ...
+    for (size_t r = stride - 1; r < names.size(); r += stride) {
         std::vector<double> values;
         Check(host->Evaluate(counterData, r, plan.groups[0].metrics, &values), "Evaluate");
         for (size_t m = 0; m < values.size(); ++m) {

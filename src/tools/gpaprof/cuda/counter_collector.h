@@ -44,7 +44,7 @@ inline constexpr const char* kKernelDurationMetric = "gpu__time_duration.sum";
 enum class ReplayMethod { Own, Cupti };
 
 // One range of a configuration, in launch order: a launched kernel's row, or gpaprof's cache flush before a
-// measured kernel (l2_flush.h: a kernel of its own, which auto ranges profile too; no row).
+// measured kernel where the flush is a plain kernel launch, which auto ranges profile too (l2_flush.h; no row).
 struct PendingRange {
     std::optional<DispatchRow> row;
     bool kernel = true;  // false: a range without a kernel (a failed launch in a user range), NA
@@ -99,6 +99,7 @@ public:
         uint64_t ownReplayed = 0;     // dispatches gpaprof replayed itself (several passes)
         uint64_t cuptiReplayed = 0;   // dispatches CUPTI's kernel replay ran
         uint64_t configurations = 0;  // CUPTI configurations set
+        uint64_t setupNs = 0;  // a context's first profiled launch: CUPTI's catalog, the plan, the profiler object
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
         uint64_t launchNs = 0;  // inside the launch calls: saving, the passes, restoring (CUPTI's or gpaprof's)
     };
@@ -112,6 +113,8 @@ private:
     // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set);
     // `flushBefore`: the launch to flush the L2 cache before.
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore = nullptr);
+    // Whether gpaprof's cache flush before a measured kernel is a range of its own (l2_flush.h).
+    bool FlushTakesRange() const;
     // Ranges one dispatch takes in a configuration (own replay flushes the cache before each kernel), and
     // whether the configuration has no room for one more.
     size_t RangesPerDispatch(CUpti_ProfilerReplayMode replay) const;

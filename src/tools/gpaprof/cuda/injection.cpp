@@ -1260,11 +1260,12 @@ void CudaPart::Finish() {
             std::fprintf(stderr,
                          "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
                          "kernel replay), %llu configurations; in the launches (save, replay passes, restore) %.3f ms, "
-                         "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total\n",
+                         "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total; "
+                         "set-up (catalog, plan, profiler) %.3f ms\n",
                          static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.ownReplayed),
                          static_cast<unsigned long long>(s.cuptiReplayed), static_cast<unsigned long long>(s.configurations),
                          s.launchNs / 1e6, s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6,
-                         s.evaluateNs / 1e6);
+                         s.evaluateNs / 1e6, s.setupNs / 1e6);
             if (replayer_) {
                 const LaunchReplayer::Statistics r = replayer_->statistics();
                 std::fprintf(stderr,

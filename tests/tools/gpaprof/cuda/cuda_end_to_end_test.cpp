@@ -517,6 +517,61 @@ TEST_F(GpaprofCuda, OwnReplayValuesEqualKernelReplayAndNsightCompute) {
 }
 
 // The default set is one pass: nothing is replayed or saved, the profiler brackets batches of launches.
+// Every measured kernel starts from a clean L2, as under ncu's default cache control: saxpy reads x and y (4 MiB
+// each, far less than the L2), so from a clean L2 it reads all 8 MiB from DRAM, and after the previous kernel or
+// gpaprof's restore of y it reads almost nothing. Every way gpaprof measures a launch is checked: one pass,
+// the deferred batch, immediate replay and the flush as a plain kernel launch; and without the flush
+// (GPAPROF_CUDA_CACHE_CONTROL=none) the same rows must show the warm cache, or the check could not fail.
+TEST_F(GpaprofCuda, EveryMeasuredKernelStartsFromACleanL2) {
+    constexpr double kSaxpyBytes = 2.0 * 4.0 * (1 << 20);  // x and y of runtime_kernels
+    struct Variant {
+        std::string name, counters;
+        std::map<std::string, std::string> environment;
+        bool flushed = true;
+    };
+    const std::string onePass = "dram__bytes_read.sum,smsp__warps_launched.sum";
+    const std::string twoPasses = "dram__bytes_read.sum,lts__t_sector_op_read_hit_rate.pct";
+    const std::vector<Variant> variants = {
+        {"one_pass", onePass, {}},
+        {"batch", twoPasses, {}},
+        {"immediate", twoPasses, {{"GPAPROF_CUDA_OWN_REPLAY", "immediate"}}},
+        {"kernel_flush", twoPasses, {{"GPAPROF_CUDA_CACHE_FLUSH", "kernel"}}},
+        {"kernel_flush_one_pass", onePass, {{"GPAPROF_CUDA_CACHE_FLUSH", "kernel"}}},
+        {"no_flush", twoPasses, {{"GPAPROF_CUDA_CACHE_CONTROL", "none"}}, false},
+        {"no_flush_one_pass", onePass, {{"GPAPROF_CUDA_CACHE_CONTROL", "none"}}, false},
+    };
+    for (const Variant& variant : variants) {
+        SCOPED_TRACE(variant.name);
+        std::map<std::string, std::string> environment = variant.environment;
+        environment["GPAPROF_CUDA_STATS"] = "1";
+        const Outcome run = Profile({"-p", "--counters", variant.counters, "-o", "l2_" + variant.name},
+                                    {App("runtime_kernels"), "--iterations", "3"}, environment);
+        ASSERT_EQ(run.exitCode, 0) << run.err;
+        EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
+        EXPECT_EQ(run.err.find("not flushed"), std::string::npos) << "the flush worked";
+        const CsvFile csv = ReadCsv("l2_" + variant.name + ".csv");
+        ASSERT_EQ(csv.rows.size(), 9u);
+        size_t warm = 0, saxpys = 0;
+        for (const DispatchRow& row : csv.rows) {
+            if (KernelOf(row) != kSaxpy) continue;
+            ++saxpys;
+            const CounterValue* bytes = Counter(row, "dram__bytes_read.sum");
+            ASSERT_NE(bytes, nullptr);
+            ASSERT_NE(bytes->kind, CounterValue::Kind::NotAvailable) << row.method;
+            std::printf("FIGURE l2_state variant=%s row=%llu dram_bytes_read=%.0f\n", variant.name.c_str(),
+                        static_cast<unsigned long long>(row.executionOrder), bytes->AsDouble());
+            if (variant.flushed) {
+                EXPECT_GE(bytes->AsDouble(), 0.9 * kSaxpyBytes) << row.method << ": read from a clean L2";
+            }
+            warm += bytes->AsDouble() < 0.5 * kSaxpyBytes;
+        }
+        EXPECT_EQ(saxpys, 6u);
+        if (!variant.flushed) {
+            EXPECT_GT(warm, 0u) << "without the flush some saxpy finds its data in the L2";
+        }
+    }
+}
+
 TEST_F(GpaprofCuda, DefaultSetIsCollectedWithoutReplay) {
     const Outcome run = Profile({"-p", "-o", "default_set"}, {App("replay_kernels"), "--iterations", "2"},
                                   {{"GPAPROF_CUDA_STATS", "1"}});
