@@ -2,8 +2,7 @@
 # Kernel durations: gpaprof's Time and GPUTime columns against ncu's gpu__time_duration.sum, on the same
 # program in the same run (bench/launch_loop, one kernel at a time, kernels of 50 µs and more). gpaprof rows:
 # the one-pass GPUTime set (no replay), a set of several passes under gpaprof's own replay (batched and
-# immediate; with the L2 flushed before measured kernels, the default, as a plain kernel launch
-# (GPAPROF_CUDA_CACHE_FLUSH=kernel) and without: GPAPROF_CUDA_CACHE_CONTROL=none)
+# immediate; with the L2 flushed before measured kernels, the default, and without: GPAPROF_CUDA_CACHE_CONTROL=none)
 # and under CUPTI's kernel replay, and the kernel's activity record under -t. ncu rows: its default
 # cache control (caches flushed before each pass) and --cache-control none. Median over the launches of each
 # kernel; the ratio is gpaprof / ncu (default). Target: within 3% for kernels over 50 µs (issue 8).
@@ -86,7 +85,6 @@ for kernel in saxpy fma reduce; do
   run gpaprof_own_Time Time "$MULTI"
   run gpaprof_own_GPUTime GPUTime "$MULTI"
   run gpaprof_own_nocache_Time Time "$MULTI" GPAPROF_CUDA_CACHE_CONTROL=none
-  run gpaprof_own_kernelflush_Time Time "$MULTI" GPAPROF_CUDA_CACHE_FLUSH=kernel
   run gpaprof_1pass_nocache_Time Time GPUTime GPAPROF_CUDA_CACHE_CONTROL=none
   run gpaprof_immediate_Time Time "$MULTI" GPAPROF_CUDA_OWN_REPLAY=immediate
   run gpaprof_cupti_Time Time "$MULTI" GPAPROF_CUDA_REPLAY=cupti
@@ -94,7 +92,7 @@ for kernel in saxpy fma reduce; do
     ms[gpaprof_trace_activity]=$(atp_medians "$BENCH_TMP/trace_$kernel.atp" | awk '{print $2; exit}')
   fi
   for source in ncu ncu_cache_none gpaprof_1pass_Time gpaprof_1pass_GPUTime gpaprof_1pass_nocache_Time gpaprof_own_Time \
-                gpaprof_own_GPUTime gpaprof_own_nocache_Time gpaprof_own_kernelflush_Time gpaprof_immediate_Time gpaprof_cupti_Time gpaprof_trace_activity; do
+                gpaprof_own_GPUTime gpaprof_own_nocache_Time gpaprof_immediate_Time gpaprof_cupti_Time gpaprof_trace_activity; do
     value=${ms[$source]:-}
     [ -n "$value" ] || { printf '%-14s %-34s %10s\n' "$kernel" "$source" "failed"; continue; }
     printf '%-14s %-34s %10s %8s\n' "$kernel" "$source" "$value" "$(ratio "$value" "${ms[ncu]:-$value}")"

@@ -2,7 +2,7 @@
 // kernel's measured duration is under each (CUPTI's range profiler, user replay, one pass; diagnostic for
 // docs/benchmarks.md, run by bench/counter_flush_cost.sh).
 //
-//   range_flush_cost --mode M [--launches N] [--elements E]
+//   range_flush_cost --mode M [--launches N] [--elements E] [--sync-before-stop 0|1]
 //   modes:
 //     auto            auto ranges, no flush: the profiled launch alone
 //     auto-ownctx     auto ranges, gpaprof's flush kernel (l2_flush.h) in a context of its own (what gpaprof
@@ -14,15 +14,30 @@
 //     auto-memset     auto ranges, the flush as the driver's memset over twice the L2 (writes: dirty lines)
 //     auto-copy       auto ranges, the flush as a device-to-device copy (reads one half, writes the other)
 //     auto-graph      auto ranges, the read kernel inside a CUDA graph
+//     auto-graph-lazy     the same, the graph made at the first flush (after the profiler started)
+//     auto-graph-callback the same, the graph launched from CUPTI's callback at the launch's API entry (gpaprof's way)
+//     auto-graph-null     the same as auto-graph, kernel and flush on the legacy default stream
 //   prints: range_flush_cost mode=M launches=N ms_per_launch=X kernel_us_median=D ranges=R
 //   (ranges = 2N: the flush was a range of its own; N: it was not)
+//   --sync-before-stop 0: CUPTI's Stop while the launches may still run (as gpaprof stops a pass)
+//   --subscribe-first 1: CUPTI callbacks of the runtime and driver (and gpaprof's four resource callbacks)
+//                        subscribed before the first CUDA call, as gpaprof's injection does
+//   --start-in-callback 1|2 (auto-graph-callback): the profiler configured and started inside the first
+//                        launch's callback, then the flush (1) or after it (2)
+//   --make-in-callback 1|2 (auto-graph-callback): the flush's graph made inside the first launch's callback (1)
+//                        or on a thread of its own started there (2)
 #include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <atomic>
+#include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -36,6 +51,51 @@
 #include "tools/gpaprof/cuda/l2_flush.h"
 
 namespace {
+
+// auto-graph-callback: the flush is queued from the launch's CUPTI callback, as gpaprof does.
+bool g_flushInCallback = false;
+CUstream g_callbackStream = nullptr;
+thread_local bool g_inFlush = false;
+// --start-in-callback: the profiler configured and started inside the first launch's callback, as gpaprof
+// does (1: then the flush; 2: the flush first).
+std::function<void()> g_start;
+int g_startOrder = 0;
+// --make-in-callback: the flush's graph made inside the first launch's callback (1) or on a thread of its own
+// started from there (2), rather than before the loop.
+int g_makeOrder = 0;
+std::atomic<bool> g_making{false};
+bool g_made = false;
+
+void CUPTIAPI OnDriverCall(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !g_flushInCallback || g_inFlush || g_making) return;
+    if (id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel && id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz &&
+        id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx && id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+        return;
+    }
+    if (static_cast<const CUpti_CallbackData*>(data)->callbackSite != CUPTI_API_ENTER) return;
+    g_inFlush = true;
+    if (g_makeOrder != 0 && !g_made) {
+        g_made = true;
+        g_making = true;
+        if (g_makeOrder == 1) {
+            AltFlushSetUp();
+        } else {
+            std::thread helper([] { AltFlushSetUp(); });
+            helper.join();
+        }
+        g_making = false;
+    }
+    if (g_start) {
+        std::function<void()> start = std::move(g_start);
+        g_start = nullptr;
+        if (g_startOrder == 1) start();
+        AltFlushGraph(g_callbackStream);
+        if (g_startOrder == 2) start();
+    } else {
+        AltFlushGraph(g_callbackStream);
+    }
+    g_inFlush = false;
+}
 
 double Seconds() {
     timespec now;
@@ -57,15 +117,33 @@ void Check(const gpa::Outcome& outcome, const char* what) {
 int main(int argc, char** argv) {
     std::string mode = "auto";
     int launches = 200, elements = 1 << 24;
+    bool syncBeforeStop = true, subscribeFirst = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--mode")) mode = argv[i + 1];
         else if (!std::strcmp(argv[i], "--launches")) launches = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--elements")) elements = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--sync-before-stop")) syncBeforeStop = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--subscribe-first")) subscribeFirst = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--start-in-callback")) g_startOrder = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--make-in-callback")) g_makeOrder = std::atoi(argv[i + 1]);
     }
-    ProbeSetUp(elements);
     std::string problem;
     const gpaprof::cuda::TracingApi* tracing = gpaprof::cuda::LoadTracingApi(&problem);
     if (!tracing) Fail("LoadTracingApi: " + problem);
+    CUpti_SubscriberHandle subscriber = nullptr;
+    if (subscribeFirst) {
+        // As gpaprof's injection: CUPTI callbacks of both API domains before the program's first CUDA call.
+        if (tracing->cuptiSubscribe(&subscriber, OnDriverCall, nullptr) != CUPTI_SUCCESS ||
+            tracing->cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS ||
+            tracing->cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS) {
+            Fail("cuptiSubscribe");
+        }
+        for (CUpti_CallbackId resource : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                                          CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING}) {
+            tracing->cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, resource);
+        }
+    }
+    ProbeSetUp(elements);
     CUcontext context = nullptr;
     tracing->cuCtxGetCurrent(&context);
     gpaprof::cuda::L2Flush l2Flush(tracing);
@@ -84,6 +162,7 @@ int main(int argc, char** argv) {
         tracing->cuCtxPopCurrent_v2(&popped);
     }
 
+    bool lazyMade = false;
     auto flush = [&] {
         if (ownContext) {
             tracing->cuStreamSynchronize(stream);
@@ -99,12 +178,27 @@ int main(int argc, char** argv) {
             AltFlushMemset(stream);
         } else if (mode == "auto-copy") {
             AltFlushCopy(stream);
-        } else if (mode == "auto-graph") {
+        } else if (mode == "auto-graph" || mode == "auto-graph-null") {
             AltFlushGraph(stream);
+        } else if (mode == "auto-graph-lazy") {
+            if (!lazyMade) AltFlushSetUp();
+            lazyMade = true;
+            AltFlushGraph(stream);
+        } else if (mode == "auto-graph-callback") {
+            g_flushInCallback = true;  // from the next launch's callback
         }
     };
-    const bool altFlush = mode == "auto-memset" || mode == "auto-copy" || mode == "auto-graph";
-    if (altFlush) AltFlushSetUp();
+    const bool graphVariant = mode == "auto-graph-lazy" || mode == "auto-graph-callback" || mode == "auto-graph-null";
+    const bool altFlush = mode == "auto-memset" || mode == "auto-copy" || mode == "auto-graph" || graphVariant;
+    if (altFlush && mode != "auto-graph-lazy" && !(mode == "auto-graph-callback" && g_makeOrder != 0)) AltFlushSetUp();
+    if (mode == "auto-graph-null") stream = nullptr;
+    if (mode == "auto-graph-callback" && !subscriber) {
+        if (tracing->cuptiSubscribe(&subscriber, OnDriverCall, nullptr) != CUPTI_SUCCESS ||
+            tracing->cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
+            Fail("cuptiSubscribe");
+        }
+        g_callbackStream = stream;
+    }
     if (mode == "ownctx-alone") {
         flush();
         const double start = Seconds();
@@ -149,27 +243,33 @@ int main(int argc, char** argv) {
     const bool flushRanges = mode == "auto-appctx" || altFlush;
     const size_t ranges = static_cast<size_t>(launches) * (flushRanges ? 2 : 1);
     std::vector<uint8_t> counterData;
-    {
+    auto configureAndStart = [&] {
         auto lock = RangeProfiler::Lock();
         Check(profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics, ranges, &counterData,
                                   user ? CUPTI_UserRange : CUPTI_AutoRange, CUPTI_UserReplay, {}),
               "Configure");
         Check(profiler->Start(), "Start");
+    };
+    if (mode == "auto-graph-callback" && g_startOrder != 0) {
+        g_start = configureAndStart;
+    } else {
+        configureAndStart();
     }
     const double start = Seconds();
     for (int l = 0; l < launches; ++l) {
         flush();
-        auto lock = RangeProfiler::Lock();
+        std::unique_lock<std::mutex> lock;  // not while the callback may start the profiler
+        if (user) lock = RangeProfiler::Lock();
         if (user) Check(profiler->PushRange(std::to_string(l)), "PushRange");
         ProbeLaunch(stream);
         if (user) Check(profiler->PopRange(), "PopRange");
     }
-    tracing->cuCtxSynchronize();
+    if (syncBeforeStop) tracing->cuCtxSynchronize();
     const double seconds = Seconds() - start;
     {
         auto lock = RangeProfiler::Lock();
         bool all = false;
-        Check(profiler->Stop(&all), "Stop");
+        Check(profiler->Stop(&all), "Stop");  // without the sync before it: with the work still running
         profiler->FinishPending();
     }
     std::vector<std::string> names;

@@ -386,10 +386,8 @@ void CounterCollector::PopRange(ContextState* state) {
 }
 
 size_t CounterCollector::RangesPerDispatch(CUpti_ProfilerReplayMode replay) const {
-    return replay == CUPTI_UserReplay && FlushTakesRange() ? 2 : 1;  // own replay: a cache flush before each kernel
+    return replay == CUPTI_UserReplay && replayer_ ? 2 : 1;  // own replay: a cache flush before each kernel
 }
-
-bool CounterCollector::FlushTakesRange() const { return replayer_ && replayer_->FlushTakesRange(); }
 
 bool CounterCollector::Full(const ContextState* state) const {
     return state->pending.size() + RangesPerDispatch(state->replay) > state->capacity;
@@ -398,7 +396,7 @@ bool CounterCollector::Full(const ContextState* state) const {
 bool CounterCollector::FlushCacheBefore(ContextState* state, const LaunchCall* launch) {
     const bool flushed = launch ? replayer_->FlushCacheBefore(*launch) : replayer_->FlushCacheBeforeRelaunch();
     // While the profiler runs with auto ranges, the flush kernel is a range: its place among the rows.
-    if (flushed && state->running && !state->userRanges && FlushTakesRange()) state->pending.push_back(PendingRange{});
+    if (flushed && state->running && !state->userRanges) state->pending.push_back(PendingRange{});
     return flushed;
 }
 
@@ -767,10 +765,10 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
         statistics_.launchNs += NowNs() - launchStartNs_;
         dispatch.launched = launched;
         if (!launched && !userRange) {
-            // No kernel, no range; but a cache flush that is a range was one, and every later pass must have it too.
+            // No kernel, no range; but the cache flush before it was one, and every later pass must have it too.
             replayer_->ReleaseSnapshot(&dispatch.snapshot);
             WriteRow(std::move(row), state->chip, nullptr);
-            if (dispatch.flushed && FlushTakesRange()) state->deferred.push_back(std::move(dispatch));
+            if (dispatch.flushed) state->deferred.push_back(std::move(dispatch));
             return;
         }
         if (launched) ++statistics_.kernels;
@@ -819,7 +817,7 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
             return;
         }
         ++statistics_.kernels;
-        if (state->dispatchFlushed && !state->userRanges && FlushTakesRange()) state->pending.push_back(PendingRange{});
+        if (state->dispatchFlushed && !state->userRanges) state->pending.push_back(PendingRange{});
         state->pending.push_back(PendingRange{std::move(row), true});
         if (Full(state)) FlushLocked(state);
         return;

@@ -44,7 +44,7 @@ inline constexpr const char* kKernelDurationMetric = "gpu__time_duration.sum";
 enum class ReplayMethod { Own, Cupti };
 
 // One range of a configuration, in launch order: a launched kernel's row, or gpaprof's cache flush before a
-// measured kernel where the flush is a plain kernel launch, which auto ranges profile too (l2_flush.h; no row).
+// measured kernel (l2_flush.h: a kernel of its own, which auto ranges profile too; no row).
 struct PendingRange {
     std::optional<DispatchRow> row;
     bool kernel = true;  // false: a range without a kernel (a failed launch in a user range), NA
@@ -113,8 +113,6 @@ private:
     // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set);
     // `flushBefore`: the launch to flush the L2 cache before.
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore = nullptr);
-    // Whether gpaprof's cache flush before a measured kernel is a range of its own (l2_flush.h).
-    bool FlushTakesRange() const;
     // Ranges one dispatch takes in a configuration (own replay flushes the cache before each kernel), and
     // whether the configuration has no room for one more.
     size_t RangesPerDispatch(CUpti_ProfilerReplayMode replay) const;

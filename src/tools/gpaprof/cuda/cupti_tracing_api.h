@@ -71,12 +71,7 @@ namespace gpaprof::cuda {
     X(cuCtxCreate_v4)                       \
     X(cuModuleLoadData)                     \
     X(cuModuleGetFunction)                  \
-    X(cuStreamIsCapturing)                  \
-    X(cuGraphCreate)                        \
-    X(cuGraphAddKernelNode_v2)              \
-    X(cuGraphInstantiateWithFlags)          \
-    X(cuGraphLaunch)                        \
-    X(cuGraphDestroy)
+    X(cuStreamIsCapturing)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

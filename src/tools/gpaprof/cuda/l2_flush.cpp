@@ -62,9 +62,6 @@ L2Flush::L2Flush(const TracingApi* api) : api_(api) {
         enabled_ = false;
     }
     if (!api_->cuModuleLoadData || !api_->cuModuleGetFunction) enabled_ = false;
-    const char* method = std::getenv("GPAPROF_CUDA_CACHE_FLUSH");
-    graphs_ = !(method && std::strcmp(method, "kernel") == 0) && api_->cuGraphCreate && api_->cuGraphAddKernelNode_v2 &&
-              api_->cuGraphInstantiateWithFlags && api_->cuGraphLaunch && api_->cuGraphDestroy;
 }
 
 std::string L2Flush::Describe(const char* call, CUresult result) const {
@@ -98,30 +95,7 @@ bool L2Flush::Prepare(PerContext* state) {
     if (CUresult r = api_->cuMemAlloc_v2(&state->buffer, bytes); r != CUDA_SUCCESS) return fail("cuMemAlloc", r);
     state->vectors = bytes / 16;
     state->blocks = static_cast<unsigned>(std::max(1, sms) * 8);
-    return !graphs_ || MakeGraph(state);
-}
-
-bool L2Flush::MakeGraph(PerContext* state) {
-    CUgraph graph = nullptr;
-    if (CUresult r = api_->cuGraphCreate(&graph, 0); r != CUDA_SUCCESS) {
-        state->failure = Describe("cuGraphCreate", r);
-        return false;
-    }
-    CUdeviceptr sink = state->buffer;
-    void* parameters[] = {&state->buffer, &state->vectors, &sink};  // copied into the node
-    CUDA_KERNEL_NODE_PARAMS node{};
-    node.func = state->kernel;
-    node.gridDimX = state->blocks;
-    node.gridDimY = node.gridDimZ = 1;
-    node.blockDimX = kThreads;
-    node.blockDimY = node.blockDimZ = 1;
-    node.kernelParams = parameters;
-    CUgraphNode added = nullptr;
-    CUresult r = api_->cuGraphAddKernelNode_v2(&added, graph, nullptr, 0, &node);
-    if (r == CUDA_SUCCESS) r = api_->cuGraphInstantiateWithFlags(&state->graph, graph, 0);
-    if (r != CUDA_SUCCESS) state->failure = Describe("making the flush's CUDA graph", r);
-    api_->cuGraphDestroy(graph);  // the executable graph keeps what it needs
-    return r == CUDA_SUCCESS;
+    return true;
 }
 
 bool L2Flush::Run(CUcontext context, CUstream stream, std::string* why) {
@@ -136,14 +110,9 @@ bool L2Flush::Run(CUcontext context, CUstream stream, std::string* why) {
         *why = state.failure;
         return false;
     }
-    CUresult r = CUDA_SUCCESS;
-    if (state.graph) {
-        r = api_->cuGraphLaunch(state.graph, stream);
-    } else {
-        CUdeviceptr sink = state.buffer;
-        void* parameters[] = {&state.buffer, &state.vectors, &sink};
-        r = api_->cuLaunchKernel(state.kernel, state.blocks, 1, 1, kThreads, 1, 1, 0, stream, parameters, nullptr);
-    }
+    CUdeviceptr sink = state.buffer;
+    void* parameters[] = {&state.buffer, &state.vectors, &sink};
+    const CUresult r = api_->cuLaunchKernel(state.kernel, state.blocks, 1, 1, kThreads, 1, 1, 0, stream, parameters, nullptr);
     if (r != CUDA_SUCCESS) {
         *why = Describe("flushing the L2 cache", r);
         return false;

@@ -8,16 +8,10 @@
 // stream order puts it right before that kernel, with no wait on the host and no kernel of the driver's
 // between them (a flush on another stream of the context made the driver add a cross-stream wait kernel,
 // "WaitNs", to the application's stream under profiling). Its activity records are told apart by its name.
-//
-// The kernel is launched as the one node of a CUDA graph: CUPTI's auto ranges leave graph launches out, so the
-// flush costs no range (with the 45 metrics of the GPA compute set a range costs about 1 ms, as much as the
-// measured kernel's pass; on an H100 with CUPTI 13.0, 200 launches with 200 graph flushes gave 200 ranges and
-// the same cold-cache durations as the plain launch: bench/counter_flush_cost.sh, docs/benchmarks.md). Where the
-// driver has no graphs, or GPAPROF_CUDA_CACHE_FLUSH=kernel, it is a plain launch, a range of its own, which
-// the collector skips (counter_collector.h). (A context of gpaprof's own kept the flush out of the ranges too,
-// but switching to it while the application's context is profiled cost about 1.8 ms per flush.)
-// A memset or a copy over the same buffer is no range either, but leaves the L2 full of dirty lines: the
-// kernel after it wrote them back and took 10% longer.
+// While the range profiler runs with auto ranges, it is a range of its own, which the collector skips
+// (counter_collector.h). (A context of gpaprof's own kept the flush out of the application's ranges, but
+// switching to it while the application's context is profiled cost about 1.8 ms per flush on an H100:
+// bench/counter_flush_cost.sh, docs/benchmarks.md.)
 // GPAPROF_CUDA_CACHE_CONTROL=none turns it off (ncu's --cache-control none), =all is the default.
 #pragma once
 
@@ -41,8 +35,6 @@ public:
     L2Flush& operator=(const L2Flush&) = delete;
 
     bool enabled() const { return enabled_; }
-    // Whether each flush is a range of its own while the range profiler runs with auto ranges.
-    bool TakesRange() const { return !graphs_; }
     // In `context` (current): queues the flush on `stream`; the caller marks the thread internal. False with
     // the reason when it cannot (later calls for the context fail at once).
     bool Run(CUcontext context, CUstream stream, std::string* why);
@@ -52,19 +44,16 @@ public:
 private:
     struct PerContext {
         CUfunction kernel = nullptr;
-        CUgraphExec graph = nullptr;  // the kernel as a graph's one node (graphs_)
         CUdeviceptr buffer = 0;
         unsigned long long vectors = 0;  // 16-byte loads the kernel makes
         unsigned blocks = 0;
         std::string failure;  // why the context has no flush
     };
     bool Prepare(PerContext* state);
-    bool MakeGraph(PerContext* state);
     std::string Describe(const char* call, CUresult result) const;
 
     const TracingApi* api_;
     bool enabled_ = true;
-    bool graphs_ = true;  // the flush is a graph launch (no range); decided once for the process
     std::map<CUcontext, PerContext> contexts_;
 };
 

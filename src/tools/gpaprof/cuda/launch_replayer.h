@@ -121,12 +121,11 @@ public:
 
     // The L2 cache clean (l2_flush.h) right before a measured kernel: the flush kernel queued on the stream of
     // the application's own launch (the launch's context is current; not into a stream being captured), or on
-    // gpaprof's stream before a launch issued again. True when a flush was queued (while the profiler runs
-    // with auto ranges it is a range of its own when FlushTakesRange). False when the cache is not flushed (off,
-    // a capture, or it failed once: then never again in the process).
+    // gpaprof's stream before a launch issued again. True when a flush kernel was queued: while the profiler
+    // runs with auto ranges it is a range of its own. False when the cache is not flushed (off, a capture, or
+    // it failed once: then never again in the process).
     bool FlushCacheBefore(const LaunchCall& launch);
     bool FlushCacheBeforeRelaunch();
-    bool FlushTakesRange() const { return flush_.enabled() && flush_.TakesRange(); }
 
     // Whether a kernel's activity record (CUPTI's context and stream ids) is of a kernel gpaprof ran: a replay
     // pass or a cache flush, both on gpaprof's streams. Correlation ids cannot say: a launch gpaprof makes

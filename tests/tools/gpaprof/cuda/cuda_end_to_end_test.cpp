@@ -520,7 +520,7 @@ TEST_F(GpaprofCuda, OwnReplayValuesEqualKernelReplayAndNsightCompute) {
 // Every measured kernel starts from a clean L2, as under ncu's default cache control: saxpy reads x and y (4 MiB
 // each, far less than the L2), so from a clean L2 it reads all 8 MiB from DRAM, and after the previous kernel or
 // gpaprof's restore of y it reads almost nothing. Every way gpaprof measures a launch is checked: one pass,
-// the deferred batch, immediate replay and the flush as a plain kernel launch; and without the flush
+// the deferred batch and immediate replay; and without the flush
 // (GPAPROF_CUDA_CACHE_CONTROL=none) the same rows must show the warm cache, or the check could not fail.
 TEST_F(GpaprofCuda, EveryMeasuredKernelStartsFromACleanL2) {
     constexpr double kSaxpyBytes = 2.0 * 4.0 * (1 << 20);  // x and y of runtime_kernels
@@ -535,8 +535,6 @@ TEST_F(GpaprofCuda, EveryMeasuredKernelStartsFromACleanL2) {
         {"one_pass", onePass, {}},
         {"batch", twoPasses, {}},
         {"immediate", twoPasses, {{"GPAPROF_CUDA_OWN_REPLAY", "immediate"}}},
-        {"kernel_flush", twoPasses, {{"GPAPROF_CUDA_CACHE_FLUSH", "kernel"}}},
-        {"kernel_flush_one_pass", onePass, {{"GPAPROF_CUDA_CACHE_FLUSH", "kernel"}}},
         {"no_flush", twoPasses, {{"GPAPROF_CUDA_CACHE_CONTROL", "none"}}, false},
         {"no_flush_one_pass", onePass, {{"GPAPROF_CUDA_CACHE_CONTROL", "none"}}, false},
     };
