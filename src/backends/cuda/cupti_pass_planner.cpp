@@ -165,14 +165,47 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
     plan->passCount = 0;
     if (unique.empty()) return Outcome::Ok();
 
+    ConfigurationCache local;
+    ConfigurationCache& cache = options.cache ? *options.cache : local;
+    // The configuration of `order` (nullopt: CUPTI refused it), from `host` when it already holds the order's
+    // metrics, else made now; kept in the cache.
+    auto configurationOf = [&](const std::vector<std::string>& order, std::unique_ptr<HostObject> host,
+                               Outcome* error) -> std::optional<ConfigGroup> {
+        if (auto known = cache.byOrder.find(order); known != cache.byOrder.end()) return known->second;
+        if (!host) {
+            const CUptiResult result = TryConfig(api, chip, availability, order, &host, error);
+            if (!error->ok()) return std::nullopt;
+            if (result != CUPTI_SUCCESS) {
+                cache.byOrder[order] = std::nullopt;
+                return std::nullopt;
+            }
+        }
+        ConfigGroup made;
+        if (Outcome o = host->ConfigImage(&made.configImage); !o.ok()) {
+            *error = o;
+            return std::nullopt;
+        }
+        if (Outcome o = ConfigPassCount(api, made.configImage, &made.passes); !o.ok()) {
+            *error = o;
+            return std::nullopt;
+        }
+        made.metrics = order;
+        cache.byOrder[order] = made;
+        return made;
+    };
+
     std::vector<std::vector<std::string>> groups;
-    {
+    std::unique_ptr<HostObject> whole;  // holds every metric in the given order when CUPTI took them at once
+    if (auto known = cache.byOrder.find(unique); known != cache.byOrder.end() && known->second) {
+        groups.push_back(unique);
+    } else {
         std::unique_ptr<HostObject> host;
         Outcome error;
         const CUptiResult result = TryConfig(api, chip, availability, unique, &host, &error);
         if (!error.ok()) return error;
         if (result == CUPTI_SUCCESS) {
             groups.push_back(unique);
+            whole = std::move(host);  // the first order tried below: not made twice
         } else if (unique.size() <= 64) {
             // Name every metric CUPTI refuses alone, when that is cheap to find out.
             if (Outcome o = RefusedMetrics(api, chip, availability, unique); !o.ok()) return o;
@@ -198,16 +231,12 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
         const uint32_t wanted = members.size() <= 200 ? options.orderings : members.size() <= 1000 ? 2u : 1u;
         ConfigGroup best;
         for (std::vector<std::string>& order : Orderings(members, std::max(1u, wanted))) {
-            std::unique_ptr<HostObject> host;
             Outcome error;
-            const CUptiResult result = TryConfig(api, chip, availability, order, &host, &error);
+            std::unique_ptr<HostObject> host = whole && order == unique ? std::move(whole) : nullptr;
+            std::optional<ConfigGroup> candidate = configurationOf(order, std::move(host), &error);
             if (!error.ok()) return error;
-            if (result != CUPTI_SUCCESS) continue;  // CUPTI accepted the group in another order
-            ConfigGroup candidate;
-            if (Outcome o = host->ConfigImage(&candidate.configImage); !o.ok()) return o;
-            if (Outcome o = ConfigPassCount(api, candidate.configImage, &candidate.passes); !o.ok()) return o;
-            candidate.metrics = std::move(order);
-            if (best.metrics.empty() || candidate.passes < best.passes) best = std::move(candidate);
+            if (!candidate) continue;  // CUPTI accepted the group in another order
+            if (best.metrics.empty() || candidate->passes < best.passes) best = std::move(*candidate);
         }
         if (best.metrics.empty()) {
             return Fail(GPA_STATUS_ERROR_FAILED, "CUPTI refused a configuration of " + std::to_string(members.size()) +

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -40,6 +41,12 @@ struct MetricPlan {
     std::pair<uint32_t, uint32_t> LocatePass(uint32_t pass) const;
 };
 
+// The configurations CUPTI made for exact metric orders, kept across PlanMetrics calls that share it (a tool
+// that plans a set, the set with one counter more, then the one it chose, pays for each order once).
+struct ConfigurationCache {
+    std::map<std::vector<std::string>, std::optional<ConfigGroup>> byOrder;  // nullopt: CUPTI refused the order
+};
+
 struct PlannerOptions {
     // Orderings tried per configuration group (the given order first); large groups try fewer, since CUPTI
     // takes about a millisecond per metric to schedule.
@@ -47,6 +54,8 @@ struct PlannerOptions {
     // When not 0, no configuration holds more metrics than this (OPENGPA_CUDA_MAX_METRICS_PER_CONFIG): smaller
     // configurations keep each counter data image small, at the cost of passes CUPTI could have shared.
     uint32_t maxMetricsPerConfiguration = 0;
+    // Where configurations already made are found and kept (optional).
+    ConfigurationCache* cache = nullptr;
 };
 
 // PlannerOptions with OPENGPA_CUDA_MAX_METRICS_PER_CONFIG applied.

@@ -162,6 +162,48 @@ TEST(CuptiPassPlanner, PlansAreDeterministic) {
     }
 }
 
+// Plans that share a configuration cache (gpaprof plans a set, the set with one counter more, then the one it
+// keeps) give exactly the plans made without it, split sets included, and a second plan of the same metrics
+// makes no configuration anew.
+TEST(CuptiPassPlanner, ASharedConfigurationCacheGivesTheSamePlans) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    ChipCounters chip;
+    ASSERT_TRUE(BuildChipCounters(*api, "GH100", {}, &chip).ok());
+    std::vector<std::string> smsp;
+    for (const HardwareCounter& counter : chip.hardware) {
+        if (counter.name.rfind("smsp__inst_executed_op", 0) == 0) smsp.push_back(counter.name);
+    }
+    std::vector<std::string> more = smsp;
+    more.push_back("sm__warps_active.avg.pct_of_peak_sustained_active");
+    const std::vector<std::string> split = {"gpu__time_duration.sum", "pcie__read_bytes.sum", "dram__bytes_read.sum",
+                                            "sm__cycles_active.avg"};
+    ConfigurationCache cache;
+    const std::vector<const std::vector<std::string>*> sets = {&smsp, &more, &smsp, &split, &split};
+    for (const std::vector<std::string>* metrics : sets) {
+        for (uint32_t orderings : {2u, 6u}) {
+            PlannerOptions alone, shared;
+            alone.orderings = shared.orderings = orderings;
+            shared.cache = &cache;
+            MetricPlan expected, actual;
+            ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &expected, alone).ok());
+            const size_t cachedBefore = cache.byOrder.size();
+            ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &actual, shared).ok());
+            EXPECT_EQ(actual.passCount, expected.passCount);
+            ASSERT_EQ(actual.groups.size(), expected.groups.size());
+            for (size_t g = 0; g < expected.groups.size(); ++g) {
+                EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
+                EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
+                EXPECT_EQ(actual.groups[g].passes, expected.groups[g].passes);
+            }
+            // Planned before with as many orderings: every order was in the cache.
+            if (metrics == &smsp && cachedBefore > 0 && orderings == 2) {
+                EXPECT_EQ(cache.byOrder.size(), cachedBefore);
+            }
+        }
+    }
+    EXPECT_GE(cache.byOrder.size(), 6u);
+}
+
 TEST(CuptiPassPlanner, ConfigurationsCanBeCappedInSize) {
     OPENGPA_REQUIRE_CUPTI(api);
     ChipCounters chip;
