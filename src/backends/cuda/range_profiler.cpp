@@ -203,8 +203,13 @@ void RangeProfiler::FinishPending() {
     Pending pending = std::move(pending_);
     pending_ = {};
     Outcome outcome;
-    if (pendingComplete_) {
+    if (pendingComplete_ && !stopFailed_) {
         outcome = Decode();
+    } else if (stopFailed_) {
+        // CUPTI crashed decoding a configuration one of whose Stops had failed (seen under gpaprof on an H100,
+        // CUPTI 13.0): its data is dropped with the CUPTI object.
+        DisableObject();
+        outcome = Fail(GPA_STATUS_ERROR_FAILED, "CUPTI failed to stop a pass of the configuration, so its data cannot be decoded");
     } else {
         // Decoding a replay that stopped half-way is not possible (CUPTI may crash); a fresh object follows.
         DisableObject();
@@ -271,6 +276,7 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
     replay_ = replay;
     hasPending_ = true;
     pendingComplete_ = false;
+    stopFailed_ = false;
     pending_ = std::move(pending);
     return Outcome::Ok();
 }
@@ -298,7 +304,10 @@ Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     params.pRangeProfilerObject = object_;
     const CUptiResult result = cupti_.cuptiRangeProfilerStop(&params);
-    if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerStop", result);
+    if (result != CUPTI_SUCCESS) {
+        stopFailed_ = true;
+        return cupti_.Failure("cuptiRangeProfilerStop", result);
+    }
     *allPassesSubmitted = params.isAllPassSubmitted != 0;
     if (*allPassesSubmitted) pendingComplete_ = true;
     return Outcome::Ok();

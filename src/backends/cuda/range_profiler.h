@@ -105,6 +105,7 @@ private:
     CUpti_ProfilerReplayMode replay_{};
     bool hasPending_ = false;
     bool pendingComplete_ = false;  // CUPTI reported every pass of the pending configuration submitted
+    bool stopFailed_ = false;       // a Stop of the pending configuration failed: never decoded
     Pending pending_;
 };
 
