@@ -160,6 +160,7 @@ CounterCollector::ChipSet* CounterCollector::ChipFor(const std::string& chip, co
         NoteOnce("CUDA counters are unavailable: " + o.reason());
         return result;
     }
+    std::optional<Timed> catalogTime(&statistics_.catalogNs);
     if (gpa::Outcome o = gpa::cuda::MetricCatalog::Load(*cupti, chip, availability, &result->metrics); !o.ok()) {
         NoteOnce("CUDA counters are unavailable on " + chip + ": " + o.reason());
         return result;
@@ -194,6 +195,8 @@ CounterCollector::ChipSet* CounterCollector::ChipFor(const std::string& chip, co
     };
     // Every plan below shares its configurations: CUPTI makes each metric order once (about 0.1 s for the 46
     // metrics of the GPA compute set).
+    catalogTime.reset();
+    Timed planTime(&statistics_.planNs);  // the plans and the host object that evaluates them
     gpa::cuda::ConfigurationCache configurations;
     auto passes = [&](const std::vector<std::string>& columns) -> std::optional<uint32_t> {
         gpa::cuda::MetricPlan plan;
@@ -324,9 +327,14 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
         NoteOnce("CUDA counters are unavailable on device " + std::to_string(device) + ": " + o.reason());
         return result;
     }
-    const std::vector<uint8_t> availability = gpa::cuda::QueryCounterAvailability(*cupti, *driver, context);
+    std::vector<uint8_t> availability;
+    {
+        Timed availabilityTime(&statistics_.profilerNs);
+        availability = gpa::cuda::QueryCounterAvailability(*cupti, *driver, context);
+    }
     ChipSet* set = ChipFor(chip, availability);
     if (!set->usable) return result;
+    Timed profilerTime(&statistics_.profilerNs);
     if (gpa::Outcome o = gpa::cuda::RangeProfiler::Create(*cupti, *driver, context, &result->profiler); !o.ok()) {
         NoteOnce("CUDA counters are unavailable: " + o.reason());
         return result;

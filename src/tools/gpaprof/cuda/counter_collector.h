@@ -100,6 +100,7 @@ public:
         uint64_t cuptiReplayed = 0;   // dispatches CUPTI's kernel replay ran
         uint64_t configurations = 0;  // CUPTI configurations set
         uint64_t setupNs = 0;  // a context's first profiled launch: CUPTI's catalog, the plan, the profiler object
+        uint64_t catalogNs = 0, planNs = 0, profilerNs = 0;  // parts of it: catalog and counters, plans, the device
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
         uint64_t launchNs = 0;  // inside the launch calls: saving, the passes, restoring (CUPTI's or gpaprof's)
     };

@@ -1261,11 +1261,11 @@ void CudaPart::Finish() {
                          "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
                          "kernel replay), %llu configurations; in the launches (save, replay passes, restore) %.3f ms, "
                          "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total; "
-                         "set-up (catalog, plan, profiler) %.3f ms\n",
+                         "set-up %.3f ms (catalog and counters %.3f, plans %.3f, the device's profiler %.3f)\n",
                          static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.ownReplayed),
                          static_cast<unsigned long long>(s.cuptiReplayed), static_cast<unsigned long long>(s.configurations),
                          s.launchNs / 1e6, s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6,
-                         s.evaluateNs / 1e6, s.setupNs / 1e6);
+                         s.evaluateNs / 1e6, s.setupNs / 1e6, s.catalogNs / 1e6, s.planNs / 1e6, s.profilerNs / 1e6);
             if (replayer_) {
                 const LaunchReplayer::Statistics r = replayer_->statistics();
                 std::fprintf(stderr,
