@@ -26,6 +26,15 @@ uint32_t CuptiPasses(const CuptiApi& api, const std::string& chip, const std::ve
     return passes;
 }
 
+// The chip's hardware counters whose names start with `prefix`, in catalog order.
+std::vector<std::string> MetricsStartingWith(const ChipCounters& chip, const std::string& prefix) {
+    std::vector<std::string> metrics;
+    for (const HardwareCounter& counter : chip.hardware) {
+        if (counter.name.rfind(prefix, 0) == 0) metrics.push_back(counter.name);
+    }
+    return metrics;
+}
+
 // The plan's count is the sum of CUPTI's counts for its groups, every metric is planned exactly once, and
 // no group is worse than CUPTI's count for the metrics in the order they were given.
 void ExpectPlanMatchesCupti(const CuptiApi& api, const std::string& chip, const std::vector<std::string>& metrics) {
@@ -148,10 +157,7 @@ TEST(CuptiPassPlanner, PlansAreDeterministic) {
     OPENGPA_REQUIRE_CUPTI(api);
     ChipCounters chip;
     ASSERT_TRUE(BuildChipCounters(*api, "GH100", {}, &chip).ok());
-    std::vector<std::string> metrics;
-    for (const HardwareCounter& counter : chip.hardware) {
-        if (counter.name.rfind("smsp__inst_executed_op", 0) == 0) metrics.push_back(counter.name);
-    }
+    const std::vector<std::string> metrics = MetricsStartingWith(chip, "smsp__inst_executed_op");
     MetricPlan first, second;
     ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, metrics, &first).ok());
     ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, metrics, &second).ok());
@@ -169,10 +175,7 @@ TEST(CuptiPassPlanner, ASharedConfigurationCacheGivesTheSamePlans) {
     OPENGPA_REQUIRE_CUPTI(api);
     ChipCounters chip;
     ASSERT_TRUE(BuildChipCounters(*api, "GH100", {}, &chip).ok());
-    std::vector<std::string> smsp;
-    for (const HardwareCounter& counter : chip.hardware) {
-        if (counter.name.rfind("smsp__inst_executed_op", 0) == 0) smsp.push_back(counter.name);
-    }
+    const std::vector<std::string> smsp = MetricsStartingWith(chip, "smsp__inst_executed_op");
     std::vector<std::string> more = smsp;
     more.push_back("sm__warps_active.avg.pct_of_peak_sustained_active");
     const std::vector<std::string> split = {"gpu__time_duration.sum", "pcie__read_bytes.sum", "dram__bytes_read.sum",
