@@ -44,6 +44,7 @@ step() {  # step NAME COMMAND...: runs, logs, records the exit status
 # Warnings do not stop the run here (CI builds with -Werror); they are in build.log.
 targets="GPUPerfAPICUDA gpa-counters cuda_host_tests cuda_failure_mode_tests cuda_missing_cupti_tests
          gpa_counters_cli_tests gpu_cuda_known_answer_tests gpu_cuda_metric_name_tests gpu_cuda_kernel_replay_tests
+         gpu_cuda_range_profiler_tests
          gpa_example_cuda gpa_cpp_example_cuda gpa_vs_ncu_metrics gpa_compute_metrics gpaprof gpaprof_cuda_injection"
 if ! step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; then
   cp "$log" "$OUT/build.log"; tail -40 "$log"; exit 1
@@ -69,6 +70,7 @@ for test in $("$names" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print
   step "gpu ${test#*.}" timeout 120 "$names" --gtest_filter="$test"
 done
 step gpu_kernel_replay timeout 120 "$build/tests/gpu/cuda/gpu_cuda_kernel_replay_tests"
+step gpu_range_profiler timeout 120 "$build/tests/gpu/cuda/gpu_cuda_range_profiler_tests"
 step host_tests env OPENGPA_CUDA_FIXTURES_DIR="$fixtures" timeout 120 "$build/tests/backends/cuda/cuda_host_tests"
 step failure_modes "$build/tests/backends/cuda/cuda_failure_mode_tests"
 step missing_cupti "$build/tests/backends/cuda/cuda_missing_cupti_tests"

@@ -136,6 +136,12 @@ LoadedCupti& Load() {
                                       "); the range profiler needs CUPTI from CUDA 12.6 or newer");
             return;
         }
+        loaded.api.legacyProfiler = true;
+#define OPENGPA_RESOLVE_OPTIONAL(name)                                                             \
+    loaded.api.name = reinterpret_cast<decltype(&::name)>(loaded.library.Symbol(#name));         \
+    loaded.api.legacyProfiler = loaded.api.legacyProfiler && loaded.api.name != nullptr;
+        OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS(OPENGPA_RESOLVE_OPTIONAL)
+#undef OPENGPA_RESOLVE_OPTIONAL
         loaded.api.cuptiGetVersion(&loaded.api.version);
         loaded.outcome = Outcome::Ok();
     });

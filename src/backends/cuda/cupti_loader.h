@@ -48,10 +48,29 @@ namespace gpa::cuda {
     X(cuptiRangeProfilerPopRange)                  \
     X(cuptiRangeProfilerDecodeData)
 
+// CUPTI's older Profiler API (sessions and passes; deprecated in CUDA 13, may be missing later): null where the
+// library lacks them. Used where profiling must pause around work of OpenGPA's own (legacy_profiler_session.h).
+#define OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS(X)                \
+    X(cuptiProfilerCounterDataImageCalculateScratchBufferSize)    \
+    X(cuptiProfilerCounterDataImageInitializeScratchBuffer)       \
+    X(cuptiProfilerBeginSession)                                  \
+    X(cuptiProfilerEndSession)                                    \
+    X(cuptiProfilerSetConfig)                                     \
+    X(cuptiProfilerUnsetConfig)                                   \
+    X(cuptiProfilerBeginPass)                                     \
+    X(cuptiProfilerEndPass)                                       \
+    X(cuptiProfilerEnableProfiling)                               \
+    X(cuptiProfilerDisableProfiling)                              \
+    X(cuptiProfilerFlushCounterData)                              \
+    X(cuptiProfilerPushRange)                                     \
+    X(cuptiProfilerPopRange)
+
 struct CuptiApi {
 #define OPENGPA_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
     OPENGPA_CUPTI_FUNCTIONS(OPENGPA_DECLARE_POINTER)
+    OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS(OPENGPA_DECLARE_POINTER)
 #undef OPENGPA_DECLARE_POINTER
+    bool legacyProfiler = false;  // every function of OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS is there
     std::string path;        // the library that was loaded
     uint32_t version = 0;    // cuptiGetVersion
 

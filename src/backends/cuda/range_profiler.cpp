@@ -86,7 +86,8 @@ bool RangeProfiler::FreshObjectEachTime() {
 }
 
 Outcome RangeProfiler::Create(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
-                              std::unique_ptr<RangeProfiler>* profiler) {
+                              std::unique_ptr<RangeProfiler>* profiler, ProfilerApi api) {
+    if (api == ProfilerApi::Pausable && !cupti.legacyProfiler) api = ProfilerApi::Range;
     if (Outcome o = InitializeCuptiProfiler(cupti); !o.ok()) return o;
     CUdevice device = 0;
     {
@@ -94,7 +95,7 @@ Outcome RangeProfiler::Create(const CuptiApi& cupti, const DriverApi& driver, CU
         if (!current.outcome().ok()) return current.outcome();
         if (CUresult r = driver.cuCtxGetDevice(&device); r != CUDA_SUCCESS) return driver.Failure("cuCtxGetDevice", r);
     }
-    std::unique_ptr<RangeProfiler> result(new RangeProfiler(cupti, driver, context, device));
+    std::unique_ptr<RangeProfiler> result(new RangeProfiler(cupti, driver, context, device, api));
     auto lock = Lock();
     if (Outcome o = result->EnableObject(); !o.ok()) return o;  // the privilege check
     result->DisableObject();
@@ -110,11 +111,7 @@ RangeProfiler::~RangeProfiler() {
 
 Outcome RangeProfiler::EnableObject() {
     if (object_ != nullptr) return Outcome::Ok();
-    std::vector<RangeProfiler*> others;  // released after the walk: Release edits the list
-    for (const auto& [device, profiler] : EnabledOnDevice()) {
-        if (device == device_ && profiler != this) others.push_back(profiler);
-    }
-    for (RangeProfiler* other : others) other->Release();
+    ReleaseOthersOnDevice();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
@@ -130,8 +127,29 @@ Outcome RangeProfiler::EnableObject() {
     return Outcome::Ok();
 }
 
+void RangeProfiler::ReleaseOthersOnDevice() {
+    std::vector<RangeProfiler*> others;  // released after the walk: Release edits the list
+    for (const auto& [device, profiler] : EnabledOnDevice()) {
+        if (device == device_ && profiler != this) others.push_back(profiler);
+    }
+    for (RangeProfiler* other : others) other->Release();
+}
+
 void RangeProfiler::DisableObject() {
-    if (object_ == nullptr) return;
+    if (session_) {
+        session_.reset();  // ends the session: data not flushed is dropped
+        configured_ = false;
+    }
+    if (object_ == nullptr) {
+        auto& enabled = EnabledOnDevice();
+        for (auto it = enabled.begin(); it != enabled.end(); ++it) {
+            if (it->second == this) {
+                enabled.erase(it);
+                break;
+            }
+        }
+        return;
+    }
     {
         ScopedContext current(driver_, context_);
         auto params = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
@@ -181,6 +199,11 @@ Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics
 }
 
 Outcome RangeProfiler::Decode() {
+    if (session_) {
+        const Outcome flushed = session_->Flush();
+        DisableObject();  // a session per configuration
+        return flushed;
+    }
     if (object_ == nullptr) return Fail(GPA_STATUS_ERROR_FAILED, "the range profiler was disabled before decoding");
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -234,6 +257,11 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
                                  size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
                                  CUpti_ProfilerReplayMode replay, Pending pending) {
     FinishPending();
+    if (api_ == ProfilerApi::Pausable && replay == CUPTI_UserReplay) {
+        if (Outcome o = ConfigureSession(config, metrics, maxRanges, counterData, range, replay); !o.ok()) return o;
+        Configured(config, range, replay, std::move(pending));
+        return Outcome::Ok();
+    }
     // A configured object keeps the pass count of its configuration: CUPTI then ends the next configuration
     // after the previous one's number of passes (seen on GH100 with CUPTI 13.0). So a configuration gets a
     // fresh object, unless it is the previous one again (the same image: the same passes), as each batch of
@@ -271,6 +299,12 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
     }
     if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerSetConfig", result);
     configured_ = true;
+    Configured(config, range, replay, std::move(pending));
+    return Outcome::Ok();
+}
+
+void RangeProfiler::Configured(const std::vector<uint8_t>& config, CUpti_ProfilerRange range,
+                               CUpti_ProfilerReplayMode replay, Pending pending) {
     config_ = config;
     range_ = range;
     replay_ = replay;
@@ -278,8 +312,8 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
     pendingComplete_ = false;
     stopFailed_ = false;
     pending_ = std::move(pending);
-    return Outcome::Ok();
 }
+
 Outcome RangeProfiler::Released() {
     return Fail(GPA_STATUS_ERROR_FAILED,
                 "the range profiler of this context was released: another context on the same device collected "
@@ -287,6 +321,7 @@ Outcome RangeProfiler::Released() {
 }
 
 Outcome RangeProfiler::Start() {
+    if (session_) return session_->StartPass();
     if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -298,6 +333,15 @@ Outcome RangeProfiler::Start() {
 }
 
 Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
+    if (session_) {
+        const Outcome stopped = session_->StopPass(allPassesSubmitted);
+        if (!stopped.ok()) {
+            stopFailed_ = true;
+            return stopped;
+        }
+        if (*allPassesSubmitted) pendingComplete_ = true;
+        return stopped;
+    }
     if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -314,6 +358,7 @@ Outcome RangeProfiler::Stop(bool* allPassesSubmitted) {
 }
 
 Outcome RangeProfiler::PushRange(const std::string& name) {
+    if (session_) return session_->PushRange(name);
     if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -326,6 +371,7 @@ Outcome RangeProfiler::PushRange(const std::string& name) {
 }
 
 Outcome RangeProfiler::PopRange() {
+    if (session_) return session_->PopRange();
     if (object_ == nullptr) return Released();
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -333,6 +379,53 @@ Outcome RangeProfiler::PopRange() {
     params.pRangeProfilerObject = object_;
     const CUptiResult result = cupti_.cuptiRangeProfilerPopRange(&params);
     if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerPopRange", result);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::Pause() {
+    if (!session_) return Fail(GPA_STATUS_ERROR_FAILED, "this profiler cannot pause (CUPTI's Range Profiler API)");
+    return session_->Pause();
+}
+
+Outcome RangeProfiler::Resume() {
+    if (!session_) return Fail(GPA_STATUS_ERROR_FAILED, "this profiler cannot pause (CUPTI's Range Profiler API)");
+    return session_->Resume();
+}
+
+Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics,
+                                        size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
+                                        CUpti_ProfilerReplayMode replay) {
+    DisableObject();  // the previous configuration's session (its data was decoded or dropped above)
+    if (Outcome o = EmptyCounterData(metrics, maxRanges, counterData); !o.ok()) return o;
+    ReleaseOthersOnDevice();
+    ScopedContext current(driver_, context_);
+    if (!current.outcome().ok()) return current.outcome();
+    if (Outcome o = LegacyProfilerSession::Begin(cupti_, context_, config, counterData, range, replay, maxRanges, &session_);
+        !o.ok()) {
+        session_.reset();
+        return o;
+    }
+    configured_ = true;
+    EnabledOnDevice().emplace_back(device_, this);
+    return Outcome::Ok();
+}
+
+Outcome RangeProfiler::EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
+                                        std::vector<uint8_t>* image) {
+    std::string key = std::to_string(maxRanges);
+    for (const std::string& metric : metrics) key += "," + metric;
+    for (const auto& [known, empty] : emptyImages_) {
+        if (known == key) {
+            *image = empty;
+            return Outcome::Ok();
+        }
+    }
+    if (Outcome o = EnableObject(); !o.ok()) return o;
+    const Outcome made = CreateCounterData(metrics, maxRanges, image);
+    DisableObject();
+    if (!made.ok()) return made;
+    emptyImages_.emplace_back(std::move(key), *image);
+    if (emptyImages_.size() > 4) emptyImages_.erase(emptyImages_.begin());  // a few sizes at a time
     return Outcome::Ok();
 }
 

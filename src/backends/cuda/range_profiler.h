@@ -20,6 +20,7 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/cupti_loader.h"
+#include "backends/cuda/legacy_profiler_session.h"
 
 namespace gpa::cuda {
 
@@ -35,12 +36,17 @@ Outcome CheckProfilingSupported(const CuptiApi& cupti, CUdevice device);
 // The counter availability image of the context's device (empty when CUPTI cannot say right now).
 std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const DriverApi& driver, CUcontext context);
 
+// Which of CUPTI's APIs a RangeProfiler drives. Pausable: user-replay configurations go through the older
+// Profiler API's sessions (legacy_profiler_session.h), whose profiling pauses around work that must not be a
+// range; kernel replay, and everything where the library lacks those sessions, through the Range Profiler API.
+enum class ProfilerApi { Range, Pausable };
+
 class RangeProfiler {
 public:
     // A profiler for `context`. Enables and disables CUPTI's range profiler once to find out whether this
     // process may read the counters: GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED with the fix when not.
     static Outcome Create(const CuptiApi& cupti, const DriverApi& driver, CUcontext context,
-                          std::unique_ptr<RangeProfiler>* profiler);
+                          std::unique_ptr<RangeProfiler>* profiler, ProfilerApi api = ProfilerApi::Range);
     ~RangeProfiler();  // decodes pending data, then disables
     RangeProfiler(const RangeProfiler&) = delete;
     RangeProfiler& operator=(const RangeProfiler&) = delete;
@@ -79,10 +85,15 @@ public:
     Outcome Stop(bool* allPassesSubmitted);
     Outcome PushRange(const std::string& name);
     Outcome PopRange();
+    // Whether Pause and Resume work in user-replay configurations: while paused between Start and Stop,
+    // launches are no ranges.
+    bool CanPause() const { return api_ == ProfilerApi::Pausable; }
+    Outcome Pause();
+    Outcome Resume();
 
 private:
-    RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUdevice device)
-        : cupti_(cupti), driver_(driver), context_(context), device_(device) {}
+    RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUdevice device, ProfilerApi api)
+        : cupti_(cupti), driver_(driver), context_(context), device_(device), api_(api) {}
     Outcome EnableObject();
     // The failure of a call after another context of the device took the range profiler over.
     static Outcome Released();
@@ -93,12 +104,26 @@ private:
     void Release();  // another context needs the device: decode and disable
     Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
     Outcome Decode();
+    // The Pausable API: a session per configuration, into a copy of an empty image made once per metric list
+    // and room with the Range Profiler API (the older API would need NVPW's counter data builder for it).
+    Outcome ConfigureSession(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics,
+                             size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
+                             CUpti_ProfilerReplayMode replay);
+    Outcome EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
+    void ReleaseOthersOnDevice();
+    // The configuration is set: what it is, and `pending` as the owner of what it will collect.
+    void Configured(const std::vector<uint8_t>& config, CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
+                    Pending pending);
+    bool Holding() const { return object_ != nullptr || session_ != nullptr; }
 
     const CuptiApi& cupti_;
     const DriverApi& driver_;
     const CUcontext context_;
     const CUdevice device_;
+    const ProfilerApi api_;
     CUpti_RangeProfiler_Object* object_ = nullptr;  // null while disabled
+    std::unique_ptr<LegacyProfilerSession> session_;  // the Pausable API's, while a configuration is set
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> emptyImages_;  // by metric list and room
     bool configured_ = false;                       // a configuration was set on object_
     std::vector<uint8_t> config_;                   // object_'s configuration (range and replay modes too)
     CUpti_ProfilerRange range_{};
