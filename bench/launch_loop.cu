@@ -1,7 +1,8 @@
 // The program the gpaprof benchmarks profile: N kernel launches cycling through the three bench kernels (or
 // one of them), timed from inside the program (CLOCK_MONOTONIC around the loop and its final synchronisation).
 //
-//   launch_loop [--launches N] [--elements E] [--kernel mix|saxpy|fma|reduce]
+//   launch_loop [--launches N] [--elements E] [--kernel mix|saxpy|fma|reduce] [--free 0|1]
+//   (--free 0: the buffers are left to the process's end, as programs that never free do)
 //   prints: launch_loop launches=N elements=E kernel=K loop_seconds=S
 #include <cstring>
 #include <ctime>
@@ -18,10 +19,12 @@ static double Seconds() {
 int main(int argc, char** argv) {
     int launches = 1000, elements = 1 << 20;
     std::string kernel = "mix";
+    bool free = true;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--launches")) launches = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--elements")) elements = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--kernel")) kernel = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--free")) free = std::atoi(argv[i + 1]) != 0;
     }
     elements = (elements + 255) / 256 * 256;
     const int fixed = kernel == "saxpy" ? 0 : kernel == "fma" ? 1 : kernel == "reduce" ? 2 : -1;
@@ -35,7 +38,7 @@ int main(int argc, char** argv) {
     }
     BENCH_CHECK(cudaDeviceSynchronize());
     const double seconds = Seconds() - start;
-    buffers.Free();
+    if (free) buffers.Free();
     std::printf("launch_loop launches=%d elements=%d kernel=%s loop_seconds=%.6f\n", launches, elements, kernel.c_str(),
                 seconds);
     return 0;

@@ -8,7 +8,7 @@
 //     auto-ownctx     auto ranges, gpaprof's flush kernel (l2_flush.h) in a context of its own (what gpaprof
 //                     did until 2026-11-25)
 //     auto-appctx     auto ranges, the flush kernel in the application's context on the kernel's stream
-//                     (gpaprof's way now: it becomes a range of its own, skipped when reading the results)
+//                     (gpaprof's way on the Range Profiler API: a range of its own, skipped when reading results)
 //     ownctx-alone    the flush in a context of its own before each launch, with no profiler on the device
 //     user-appctx     user ranges pushed around each launch, the read kernel outside them
 //     auto-memset     auto ranges, the flush as the driver's memset over twice the L2 (writes: dirty lines)
@@ -17,13 +17,28 @@
 //     auto-graph-lazy     the same, the graph made at the first flush (after the profiler started)
 //     auto-graph-callback the same, the graph launched from CUPTI's callback at the launch's API entry (gpaprof's way)
 //     auto-graph-null     the same as auto-graph, kernel and flush on the legacy default stream
+//     legacy-disable  CUPTI's older Profiler API (RangeProfiler with ProfilerApi::Pausable), profiling paused
+//                     around the flush kernel; every pass of a multi-pass --metrics set replayed
+//     legacy-plain    the same API with the flush kernel profiled (a range of its own)
 //   prints: range_flush_cost mode=M launches=N ms_per_launch=X kernel_us_median=D ranges=R
 //   (ranges = 2N: the flush was a range of its own; N: it was not)
 //   --sync-before-stop 0: CUPTI's Stop while the launches may still run (as gpaprof stops a pass)
 //   --subscribe-first 1: CUPTI callbacks of the runtime and driver (and gpaprof's four resource callbacks)
 //                        subscribed before the first CUDA call, as gpaprof's injection does
-//   --start-in-callback 1|2 (auto-graph-callback): the profiler configured and started inside the first
-//                        launch's callback, then the flush (1) or after it (2)
+//   --start-in-callback 1|2|3 (auto-graph-callback): the profiler configured and started inside the first
+//                        launch's callback, then the flush (1) or after it (2); 3: created there too, then the flush
+//   --room-per-launch 1|2: ranges the counter data image has room for per launch (default: 2 where a flush
+//                        may be a range; 1 shows whether CUPTI counts a flush against the room)
+//   --stop-in-callback 1|2: Stop inside CUPTI's callback at the entry of one more launch (1) or of a
+//                        cuCtxSynchronize (2) after the loop, as gpaprof stops
+//   --copy-before 1: a 1 MiB device-to-device copy on the stream before each flush (as gpaprof's replay restores
+//                        memory before each pass of a kernel)
+//   --free-before-stop 1|2: a buffer made before the profiler started (1), or the probe's own buffers (2), freed
+//                        after the loop, before Stop
+//   --metrics a,b,...: these metrics (one pass; the legacy modes take several) instead of the first one-pass set of the list below
+//   --load-catalog 1: the chip's whole metric catalog loaded before profiling (as gpaprof -p does; 2: kept alive)
+//   --is-capturing 1: cuStreamIsCapturing on the stream before each flush, as gpaprof asks
+//   --null-stream 1: kernel and flush on the legacy default stream, in every mode
 //   --make-in-callback 1|2 (auto-graph-callback): the flush's graph made inside the first launch's callback (1)
 //                        or on a thread of its own started there (2)
 #include <cuda.h>
@@ -44,6 +59,7 @@
 #include "backends/cuda/cupti_host.h"
 #include "backends/cuda/cupti_loader.h"
 #include "backends/cuda/cupti_pass_planner.h"
+#include "backends/cuda/metric_catalog.h"
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/range_profiler.h"
 #include "range_flush_kernels.h"
@@ -65,8 +81,24 @@ int g_startOrder = 0;
 int g_makeOrder = 0;
 std::atomic<bool> g_making{false};
 bool g_made = false;
+void CallbackFlush(CUstream stream) { AltFlushGraph(stream); }
+
+// --stop-in-callback: the profiler stopped inside CUPTI's callback at the entry of the launch (1) or of the
+// context synchronisation (2) that follows the loop, as gpaprof stops a batch inside the callback of the launch
+// that does not fit or of the call that needs the results.
+int g_stopWhere = 0;
+std::function<void()> g_stop;
 
 void CUPTIAPI OnDriverCall(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && g_stop &&
+        static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER &&
+        ((g_stopWhere == 1 && (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx)) ||
+         (g_stopWhere == 2 && id == CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize))) {
+        std::function<void()> stop = std::move(g_stop);
+        g_stop = nullptr;
+        stop();
+        return;
+    }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !g_flushInCallback || g_inFlush || g_making) return;
     if (id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel && id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz &&
         id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx && id != CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
@@ -88,11 +120,11 @@ void CUPTIAPI OnDriverCall(void*, CUpti_CallbackDomain domain, CUpti_CallbackId 
     if (g_start) {
         std::function<void()> start = std::move(g_start);
         g_start = nullptr;
-        if (g_startOrder == 1) start();
-        AltFlushGraph(g_callbackStream);
+        if (g_startOrder == 1 || g_startOrder == 3) start();
+        CallbackFlush(g_callbackStream);
         if (g_startOrder == 2) start();
     } else {
-        AltFlushGraph(g_callbackStream);
+        CallbackFlush(g_callbackStream);
     }
     g_inFlush = false;
 }
@@ -118,6 +150,10 @@ int main(int argc, char** argv) {
     std::string mode = "auto";
     int launches = 200, elements = 1 << 24;
     bool syncBeforeStop = true, subscribeFirst = false;
+    int roomPerLaunch = 0;
+    bool nullStream = false, copyBefore = false, isCapturing = false;
+    int freeBeforeStop = 0, loadCatalog = 0;
+    std::vector<std::string> chosenMetrics;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--mode")) mode = argv[i + 1];
         else if (!std::strcmp(argv[i], "--launches")) launches = std::atoi(argv[i + 1]);
@@ -126,6 +162,20 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--subscribe-first")) subscribeFirst = std::atoi(argv[i + 1]) != 0;
         else if (!std::strcmp(argv[i], "--start-in-callback")) g_startOrder = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--make-in-callback")) g_makeOrder = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--room-per-launch")) roomPerLaunch = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--null-stream")) nullStream = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--copy-before")) copyBefore = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--free-before-stop")) freeBeforeStop = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--is-capturing")) isCapturing = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--load-catalog")) loadCatalog = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--metrics")) {
+            for (const char* p = argv[i + 1]; *p;) {
+                const char* comma = std::strchr(p, ',');
+                chosenMetrics.emplace_back(p, comma ? comma : p + std::strlen(p));
+                p = comma ? comma + 1 : p + std::strlen(p);
+            }
+        }
+        else if (!std::strcmp(argv[i], "--stop-in-callback")) g_stopWhere = std::atoi(argv[i + 1]);
     }
     std::string problem;
     const gpaprof::cuda::TracingApi* tracing = gpaprof::cuda::LoadTracingApi(&problem);
@@ -162,6 +212,7 @@ int main(int argc, char** argv) {
         tracing->cuCtxPopCurrent_v2(&popped);
     }
 
+    const bool legacy = mode == "legacy-disable" || mode == "legacy-plain";
     bool lazyMade = false;
     auto flush = [&] {
         if (ownContext) {
@@ -172,7 +223,7 @@ int main(int argc, char** argv) {
             CUcontext popped = nullptr;
             tracing->cuCtxPopCurrent_v2(&popped);
             if (!flushed) Fail("flush: " + problem);
-        } else if (mode == "auto-appctx" || mode == "user-appctx") {
+        } else if (mode == "auto-appctx" || mode == "user-appctx" || legacy) {
             if (!l2Flush.Run(context, stream, &problem)) Fail("flush: " + problem);  // stream order: before the kernel
         } else if (mode == "auto-memset") {
             AltFlushMemset(stream);
@@ -191,7 +242,8 @@ int main(int argc, char** argv) {
     const bool graphVariant = mode == "auto-graph-lazy" || mode == "auto-graph-callback" || mode == "auto-graph-null";
     const bool altFlush = mode == "auto-memset" || mode == "auto-copy" || mode == "auto-graph" || graphVariant;
     if (altFlush && mode != "auto-graph-lazy" && !(mode == "auto-graph-callback" && g_makeOrder != 0)) AltFlushSetUp();
-    if (mode == "auto-graph-null") stream = nullptr;
+    if (mode == "auto-graph-null" || nullStream) stream = nullptr;
+
     if (mode == "auto-graph-callback" && !subscriber) {
         if (tracing->cuptiSubscribe(&subscriber, OnDriverCall, nullptr) != CUPTI_SUCCESS ||
             tracing->cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
@@ -223,54 +275,126 @@ int main(int argc, char** argv) {
     std::string chip;
     Check(QueryChipName(*cupti, device, &chip), "chip");
     const std::vector<uint8_t> availability = QueryCounterAvailability(*cupti, *driver, context);
+    std::unique_ptr<MetricCatalog> catalog;
+    if (loadCatalog != 0) Check(MetricCatalog::Load(*cupti, chip, availability, &catalog), "MetricCatalog::Load");
+    if (loadCatalog == 1) catalog.reset();
     // The first of these sets that CUPTI collects in one pass.
     MetricPlan plan;
-    for (const std::vector<std::string>& metrics : std::vector<std::vector<std::string>>{
-             {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum"},
-             {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct"},
-             {"gpu__time_duration.sum"}}) {
+    std::vector<std::vector<std::string>> candidates{
+        {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct", "dram__bytes_read.sum"},
+        {"gpu__time_duration.sum", "lts__t_sector_hit_rate.pct"},
+        {"gpu__time_duration.sum"}};
+    if (!chosenMetrics.empty()) candidates = {chosenMetrics};
+    for (const std::vector<std::string>& metrics : candidates) {
         Check(PlanMetrics(*cupti, chip, availability, metrics, &plan), "PlanMetrics");
-        if (plan.groups.size() == 1 && plan.groups[0].passes == 1) break;
+        if (plan.groups.size() == 1 && (plan.groups[0].passes == 1 || legacy)) break;
     }
-    if (plan.groups.size() != 1 || plan.groups[0].passes != 1) Fail("no one-pass metric set");
+    // The legacy modes replay the loop for every pass of a multi-pass set (user replay).
+    if (plan.groups.size() != 1 || (plan.groups[0].passes != 1 && !legacy)) Fail("no one-pass metric set");
     std::unique_ptr<HostObject> host;
     Check(HostObject::Create(*cupti, chip, availability, &host), "HostObject");
     if (host->AddMetrics(plan.groups[0].metrics) != CUPTI_SUCCESS) Fail("AddMetrics");
     std::unique_ptr<RangeProfiler> profiler;
-    Check(RangeProfiler::Create(*cupti, *driver, context, &profiler), "RangeProfiler");
+    // --start-in-callback 3: the profiler is also created in the callback (then the flush), as gpaprof does.
+    if (g_startOrder != 3) Check(RangeProfiler::Create(*cupti, *driver, context, &profiler), "RangeProfiler");
     const bool user = mode == "user-appctx";
     // Room for a range per flush too; whether the flush took one is read from the data.
-    const bool flushRanges = mode == "auto-appctx" || altFlush;
-    const size_t ranges = static_cast<size_t>(launches) * (flushRanges ? 2 : 1);
+    const bool flushRanges = mode == "auto-appctx" || altFlush || legacy;
+    const size_t ranges = static_cast<size_t>(launches) * (roomPerLaunch > 0 ? roomPerLaunch : flushRanges ? 2 : 1);
     std::vector<uint8_t> counterData;
     auto configureAndStart = [&] {
+        if (!profiler) Check(RangeProfiler::Create(*cupti, *driver, context, &profiler), "RangeProfiler");
         auto lock = RangeProfiler::Lock();
         Check(profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics, ranges, &counterData,
                                   user ? CUPTI_UserRange : CUPTI_AutoRange, CUPTI_UserReplay, {}),
               "Configure");
         Check(profiler->Start(), "Start");
     };
-    if (mode == "auto-graph-callback" && g_startOrder != 0) {
-        g_start = configureAndStart;
-    } else {
-        configureAndStart();
-    }
-    const double start = Seconds();
-    for (int l = 0; l < launches; ++l) {
-        flush();
-        std::unique_lock<std::mutex> lock;  // not while the callback may start the profiler
-        if (user) lock = RangeProfiler::Lock();
-        if (user) Check(profiler->PushRange(std::to_string(l)), "PushRange");
-        ProbeLaunch(stream);
-        if (user) Check(profiler->PopRange(), "PopRange");
-    }
-    if (syncBeforeStop) tracing->cuCtxSynchronize();
-    const double seconds = Seconds() - start;
-    {
-        auto lock = RangeProfiler::Lock();
+    double seconds = 0;
+    if (legacy) {
+        // The older Profiler API's session (range_profiler.h, ProfilerApi::Pausable), every pass of the set replayed.
+        profiler.reset();
+        Check(RangeProfiler::Create(*cupti, *driver, context, &profiler, ProfilerApi::Pausable), "RangeProfiler");
+        if (!profiler->CanPause()) Fail("this CUPTI has no Profiler API sessions");
+        {
+            auto lock = RangeProfiler::Lock();
+            Check(profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics, ranges, &counterData,
+                                      CUPTI_AutoRange, CUPTI_UserReplay, {}),
+                  "Configure");
+        }
         bool all = false;
-        Check(profiler->Stop(&all), "Stop");  // without the sync before it: with the work still running
+        for (int pass = 0; !all && pass < 64; ++pass) {
+            {
+                auto lock = RangeProfiler::Lock();
+                Check(profiler->Start(), "Start");
+            }
+            const double passStart = Seconds();
+            for (int l = 0; l < launches; ++l) {
+                if (mode == "legacy-disable") {
+                    auto lock = RangeProfiler::Lock();
+                    Check(profiler->Pause(), "Pause");
+                }
+                flush();
+                if (mode == "legacy-disable") {
+                    auto lock = RangeProfiler::Lock();
+                    Check(profiler->Resume(), "Resume");
+                }
+                ProbeLaunch(stream);
+            }
+            tracing->cuCtxSynchronize();
+            seconds += Seconds() - passStart;
+            auto lock = RangeProfiler::Lock();
+            Check(profiler->Stop(&all), "Stop");
+        }
+        auto lock = RangeProfiler::Lock();
         profiler->FinishPending();
+    } else {
+        if (mode == "auto-graph-callback" && g_startOrder != 0) {
+            g_start = configureAndStart;
+        } else {
+            configureAndStart();
+        }
+        CUdeviceptr spare = 0;
+        constexpr size_t kSpareBytes = 2u << 20;
+        if ((copyBefore || freeBeforeStop == 1) && tracing->cuMemAlloc_v2(&spare, kSpareBytes) != CUDA_SUCCESS) Fail("cuMemAlloc");
+        const double start = Seconds();
+        for (int l = 0; l < launches; ++l) {
+            if (copyBefore && tracing->cuMemcpyDtoDAsync_v2(spare + kSpareBytes / 2, spare, kSpareBytes / 2, stream) != CUDA_SUCCESS) {
+                Fail("cuMemcpyDtoDAsync");
+            }
+            if (isCapturing) {
+                CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+                tracing->cuStreamIsCapturing(stream, &status);
+            }
+            flush();
+            std::unique_lock<std::mutex> lock;  // not while the callback may start the profiler
+            if (user) lock = RangeProfiler::Lock();
+            if (user) Check(profiler->PushRange(std::to_string(l)), "PushRange");
+            ProbeLaunch(stream);
+            if (user) Check(profiler->PopRange(), "PopRange");
+        }
+        if (syncBeforeStop) tracing->cuCtxSynchronize();
+        seconds = Seconds() - start;
+        if (freeBeforeStop == 1 && tracing->cuMemFree_v2(spare) != CUDA_SUCCESS) Fail("cuMemFree");
+        if (freeBeforeStop == 2) ProbeFree();
+        auto stopProfiler = [&] {
+            auto lock = RangeProfiler::Lock();
+            bool all = false;
+            Check(profiler->Stop(&all), "Stop");  // without the sync before it: with the work still running
+            profiler->FinishPending();
+        };
+        if (g_stopWhere != 0) {
+            if (!subscriber && (tracing->cuptiSubscribe(&subscriber, OnDriverCall, nullptr) != CUPTI_SUCCESS ||
+                                tracing->cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)) {
+                Fail("cuptiSubscribe");
+            }
+            g_stop = stopProfiler;
+            if (g_stopWhere == 1) ProbeLaunch(stream);
+            tracing->cuCtxSynchronize();
+            if (g_stop) Fail("the callback did not stop the profiler");
+        } else {
+            stopProfiler();
+        }
     }
     std::vector<std::string> names;
     Check(CounterDataRangeNames(*cupti, counterData, &names), "range names");

@@ -30,6 +30,8 @@ void ProbeSetUp(int elements) {
     BENCH_CHECK(cudaDeviceSynchronize());
 }
 
+void ProbeFree() { g_buffers.Free(); }
+
 void ProbeLaunch(CUstream stream) { g_buffers.Launch(0, reinterpret_cast<cudaStream_t>(stream)); }
 
 void AltFlushSetUp() {

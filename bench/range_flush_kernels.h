@@ -5,7 +5,8 @@
 #include <cuda.h>
 
 void ProbeSetUp(int elements);    // primary context current, buffers ready
-void ProbeLaunch(CUstream stream);  // bench_saxpy over the elements
+void ProbeLaunch(CUstream stream);
+void ProbeFree();                  // the probe's buffers freed (--free-before-stop 2)  // bench_saxpy over the elements
 
 // Flushes over a buffer of twice the L2's size, queued on `stream` (AltFlushSetUp first, once):
 void AltFlushSetUp();
