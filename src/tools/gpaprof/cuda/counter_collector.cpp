@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -335,7 +336,13 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     ChipSet* set = ChipFor(chip, availability);
     if (!set->usable) return result;
     Timed profilerTime(&statistics_.profilerNs);
-    if (gpa::Outcome o = gpa::cuda::RangeProfiler::Create(*cupti, *driver, context, &result->profiler); !o.ok()) {
+    // Own replay flushes the L2 before each measured kernel: a profiler that pauses around the flush spares it a
+    // range (GPAPROF_CUDA_PROFILER_API=range keeps the Range Profiler API).
+    const char* api = std::getenv("GPAPROF_CUDA_PROFILER_API");
+    const bool pausable = replayer_ && !(api && std::string(api) == "range");
+    if (gpa::Outcome o = gpa::cuda::RangeProfiler::Create(*cupti, *driver, context, &result->profiler,
+                                                          pausable ? gpa::cuda::ProfilerApi::Pausable : gpa::cuda::ProfilerApi::Range);
+        !o.ok()) {
         NoteOnce("CUDA counters are unavailable: " + o.reason());
         return result;
     }
@@ -400,18 +407,43 @@ void CounterCollector::PopRange(ContextState* state) {
     if (gpa::Outcome popped = state->profiler->PopRange(); !popped.ok()) NoteOnce("CUDA counters: " + popped.reason());
 }
 
-size_t CounterCollector::RangesPerDispatch(CUpti_ProfilerReplayMode replay) const {
-    return replay == CUPTI_UserReplay && replayer_ ? 2 : 1;  // own replay: a cache flush before each kernel
+bool CounterCollector::FlushTakesRange(const ContextState* state) const {
+    return replayer_ && !(state->profiler && state->profiler->CanPause());
+}
+
+size_t CounterCollector::RangesPerDispatch(const ContextState* state, CUpti_ProfilerReplayMode replay) const {
+    return replay == CUPTI_UserReplay && FlushTakesRange(state) ? 2 : 1;  // own replay: a cache flush before each kernel
 }
 
 bool CounterCollector::Full(const ContextState* state) const {
-    return state->pending.size() + RangesPerDispatch(state->replay) > state->capacity;
+    return state->pending.size() + RangesPerDispatch(state, state->replay) > state->capacity;
+}
+
+bool CounterCollector::FlushUnprofiled(ContextState* state, const LaunchCall* launch) {
+    // With auto ranges the flush kernel would be a range of its own: profiling pauses around it where CUPTI lets
+    // it (then it costs no range), else the collector skips its range.
+    const bool pause = state->running && !state->userRanges && !FlushTakesRange(state);
+    if (pause) {
+        auto lock = gpa::cuda::RangeProfiler::Lock();
+        if (gpa::Outcome paused = state->profiler->Pause(); !paused.ok()) {
+            state->poisoned = "pausing the profiler around the L2 cache flush failed: " + paused.reason();
+            return false;
+        }
+    }
+    const bool flushed = launch ? replayer_->FlushCacheBefore(*launch) : replayer_->FlushCacheBeforeRelaunch();
+    if (pause) {
+        auto lock = gpa::cuda::RangeProfiler::Lock();
+        if (gpa::Outcome resumed = state->profiler->Resume(); !resumed.ok()) {
+            state->poisoned = "resuming the profiler after the L2 cache flush failed: " + resumed.reason();
+        }
+    }
+    return flushed;
 }
 
 bool CounterCollector::FlushCacheBefore(ContextState* state, const LaunchCall* launch) {
-    const bool flushed = launch ? replayer_->FlushCacheBefore(*launch) : replayer_->FlushCacheBeforeRelaunch();
-    // While the profiler runs with auto ranges, the flush kernel is a range: its place among the rows.
-    if (flushed && state->running && !state->userRanges) state->pending.push_back(PendingRange{});
+    const bool flushed = FlushUnprofiled(state, launch);
+    // While the profiler runs with auto ranges and cannot pause, the flush kernel is a range: its place among the rows.
+    if (flushed && state->running && !state->userRanges && FlushTakesRange(state)) state->pending.push_back(PendingRange{});
     return flushed;
 }
 
@@ -430,7 +462,7 @@ bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode 
 
 bool CounterCollector::StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay) {
     for (int attempt = 0; !state->configured && attempt < 2; ++attempt) {
-        if (!Configure(state, replay, batch_ * RangesPerDispatch(replay))) return false;
+        if (!Configure(state, replay, batch_ * RangesPerDispatch(state, replay))) return false;
         gpa::Outcome started;
         {
             auto lock = gpa::cuda::RangeProfiler::Lock();
@@ -497,7 +529,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                               state->oneDispatchPerConfiguration)) {
         FlushLocked(state);
     }
-    const size_t ranges = (state->oneDispatchPerConfiguration ? 1 : batch_) * RangesPerDispatch(CUPTI_UserReplay);
+    const size_t ranges = (state->oneDispatchPerConfiguration ? 1 : batch_) * RangesPerDispatch(state, CUPTI_UserReplay);
     if (!state->configured && !Configure(state, CUPTI_UserReplay, ranges)) {
         replayer_->End();
         return false;
@@ -566,7 +598,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                      "); each dispatch gets its own");
             state->oneDispatchPerConfiguration = true;
             FlushLocked(state);
-            if (!Configure(state, CUPTI_UserReplay, RangesPerDispatch(CUPTI_UserReplay))) {
+            if (!Configure(state, CUPTI_UserReplay, RangesPerDispatch(state, CUPTI_UserReplay))) {
                 replayer_->End();
                 state->ownDispatch = false;
                 return false;
@@ -575,7 +607,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
         }
         if (!started.ok()) return abandon(started.reason(), pass, dirty);
         // Every pass holds the same kernels: a cache flush before the dispatch in each, or in none.
-        const bool flushed = replayer_->FlushCacheBeforeRelaunch();
+        const bool flushed = FlushUnprofiled(state, nullptr);
         if (pass == 0) {
             state->dispatchFlushed = flushed;
         } else if (flushed != state->dispatchFlushed) {
@@ -700,7 +732,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                         failure = why;
                         break;
                     }
-                    if (dispatch.flushed && !replayer_->FlushCacheBeforeRelaunch()) {
+                    if (dispatch.flushed && !FlushUnprofiled(state, nullptr)) {
                         failure = "the L2 cache flush failed between replay passes";
                         break;
                     }
@@ -780,10 +812,10 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
         statistics_.launchNs += NowNs() - launchStartNs_;
         dispatch.launched = launched;
         if (!launched && !userRange) {
-            // No kernel, no range; but the cache flush before it was one, and every later pass must have it too.
+            // No kernel, no range; but a cache flush that is a range was one, and every later pass must have it too.
             replayer_->ReleaseSnapshot(&dispatch.snapshot);
             WriteRow(std::move(row), state->chip, nullptr);
-            if (dispatch.flushed) state->deferred.push_back(std::move(dispatch));
+            if (dispatch.flushed && FlushTakesRange(state)) state->deferred.push_back(std::move(dispatch));
             return;
         }
         if (launched) ++statistics_.kernels;
@@ -832,7 +864,7 @@ void CounterCollector::AfterLaunch(CUcontext context, bool launched, DispatchRow
             return;
         }
         ++statistics_.kernels;
-        if (state->dispatchFlushed && !state->userRanges) state->pending.push_back(PendingRange{});
+        if (state->dispatchFlushed && !state->userRanges && FlushTakesRange(state)) state->pending.push_back(PendingRange{});
         state->pending.push_back(PendingRange{std::move(row), true});
         if (Full(state)) FlushLocked(state);
         return;

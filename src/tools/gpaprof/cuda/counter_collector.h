@@ -116,10 +116,14 @@ private:
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore = nullptr);
     // Ranges one dispatch takes in a configuration (own replay flushes the cache before each kernel), and
     // whether the configuration has no room for one more.
-    size_t RangesPerDispatch(CUpti_ProfilerReplayMode replay) const;
+    size_t RangesPerDispatch(const ContextState* state, CUpti_ProfilerReplayMode replay) const;
     bool Full(const ContextState* state) const;
-    // The L2 cache flushed before the application's `launch`, or (nullptr) before a launch issued again; a
-    // place for the flush's range in `pending` when the profiler counts it. Whether a flush ran.
+    // Whether the cache flush is a range of its own (a profiler that cannot pause, l2_flush.h).
+    bool FlushTakesRange(const ContextState* state) const;
+    // The L2 cache flushed before the application's `launch`, or (nullptr) before a launch issued again, with
+    // profiling paused around it where it can. Whether a flush ran.
+    bool FlushUnprofiled(ContextState* state, const LaunchCall* launch);
+    // FlushUnprofiled, and a place for the flush's range in `pending` when the profiler counts it.
     bool FlushCacheBefore(ContextState* state, const LaunchCall* launch);
     bool StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay);
     // Own replay of a multi-pass set, deferred: the application's launch is the first pass of its batch.

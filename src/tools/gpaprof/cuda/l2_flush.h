@@ -8,7 +8,8 @@
 // stream order puts it right before that kernel, with no wait on the host and no kernel of the driver's
 // between them (a flush on another stream of the context made the driver add a cross-stream wait kernel,
 // "WaitNs", to the application's stream under profiling). Its activity records are told apart by its name.
-// While the range profiler runs with auto ranges, it is a range of its own, which the collector skips
+// The collector pauses profiling around it (RangeProfiler::Pause, CUPTI's older Profiler API), so that it is no
+// range; where the profiler cannot pause, auto ranges make it a range of its own, which the collector skips
 // (counter_collector.h). (A context of gpaprof's own kept the flush out of the application's ranges, but
 // switching to it while the application's context is profiled cost about 1.8 ms per flush on an H100:
 // bench/counter_flush_cost.sh, docs/benchmarks.md.)
