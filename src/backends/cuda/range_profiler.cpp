@@ -258,9 +258,15 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
                                  CUpti_ProfilerReplayMode replay, Pending pending) {
     FinishPending();
     if (api_ == ProfilerApi::Pausable && replay == CUPTI_UserReplay) {
-        if (Outcome o = ConfigureSession(config, metrics, maxRanges, counterData, range, replay); !o.ok()) return o;
-        Configured(config, range, replay, std::move(pending));
-        return Outcome::Ok();
+        const Outcome session = ConfigureSession(config, metrics, maxRanges, counterData, range, replay);
+        if (session.ok()) {
+            Configured(config, range, replay, std::move(pending));
+            return Outcome::Ok();
+        }
+        // No session on this driver: the Range Profiler API from now on, which cannot pause.
+        DisableObject();
+        api_ = ProfilerApi::Range;
+        pauseLost_ = session.reason();
     }
     // A configured object keeps the pass count of its configuration: CUPTI then ends the next configuration
     // after the previous one's number of passes (seen on GH100 with CUPTI 13.0). So a configuration gets a

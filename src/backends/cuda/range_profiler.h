@@ -88,6 +88,8 @@ public:
     // Whether Pause and Resume work in user-replay configurations: while paused between Start and Stop,
     // launches are no ranges.
     bool CanPause() const { return api_ == ProfilerApi::Pausable; }
+    // Why a Pausable profiler went over to the Range Profiler API (a session could not begin), or empty.
+    const std::string& pauseLost() const { return pauseLost_; }
     Outcome Pause();
     Outcome Resume();
 
@@ -114,13 +116,13 @@ private:
     // The configuration is set: what it is, and `pending` as the owner of what it will collect.
     void Configured(const std::vector<uint8_t>& config, CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
                     Pending pending);
-    bool Holding() const { return object_ != nullptr || session_ != nullptr; }
 
     const CuptiApi& cupti_;
     const DriverApi& driver_;
     const CUcontext context_;
     const CUdevice device_;
-    const ProfilerApi api_;
+    ProfilerApi api_;
+    std::string pauseLost_;
     CUpti_RangeProfiler_Object* object_ = nullptr;  // null while disabled
     std::unique_ptr<LegacyProfilerSession> session_;  // the Pausable API's, while a configuration is set
     std::vector<std::pair<std::string, std::vector<uint8_t>>> emptyImages_;  // by metric list and room

@@ -365,7 +365,12 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
                                           std::move(pending));
     };
     const bool user = replay == CUPTI_UserReplay && state->userRanges;
+    const bool couldPause = state->profiler->CanPause();
     gpa::Outcome o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
+    if (o.ok() && couldPause && !state->profiler->CanPause() && replay == CUPTI_UserReplay && replayer_) {
+        ranges *= 2;  // the room was counted without the flushes' ranges, which there now are
+        o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
+    }
     if (!o.ok() && replay == CUPTI_UserReplay && !user) {
         NoteOnce("CUPTI refused auto ranges in user replay (" + o.reason() + "); gpaprof brackets each launch in a "
                  "user range instead (GPUTime then spans the range, launch latency included)");
@@ -375,6 +380,10 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
     if (!o.ok()) {
         NoteOnce("CUDA counters: " + o.reason());
         return false;
+    }
+    if (couldPause && !state->profiler->pauseLost().empty()) {
+        NoteOnce("gpaprof's L2 cache flush before each measured kernel is a range of its own (slower): CUPTI's "
+                 "Profiler API session failed: " + state->profiler->pauseLost());
     }
     ++statistics_.configurations;
     state->configured = true;
