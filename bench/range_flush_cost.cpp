@@ -315,13 +315,14 @@ int main(int argc, char** argv) {
         // The older Profiler API's session (range_profiler.h, ProfilerApi::Pausable), every pass of the set replayed.
         profiler.reset();
         Check(RangeProfiler::Create(*cupti, *driver, context, &profiler, ProfilerApi::Pausable), "RangeProfiler");
-        if (!profiler->CanPause()) Fail("this CUPTI has no Profiler API sessions");
+        if (!profiler->Pausable()) Fail("this CUPTI has no Profiler API sessions");
         {
             auto lock = RangeProfiler::Lock();
             Check(profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics, ranges, &counterData,
-                                      CUPTI_AutoRange, CUPTI_UserReplay, {}),
+                                      CUPTI_AutoRange, CUPTI_UserReplay, {}, /*pausable=*/true),
                   "Configure");
         }
+        if (!profiler->CanPause()) Fail("no Profiler API session: " + profiler->pauseLost());
         bool all = false;
         for (int pass = 0; !all && pass < 64; ++pass) {
             {

@@ -255,9 +255,9 @@ void RangeProfiler::Abandon(const void* owner) {
 
 Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics,
                                  size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
-                                 CUpti_ProfilerReplayMode replay, Pending pending) {
+                                 CUpti_ProfilerReplayMode replay, Pending pending, bool pausable) {
     FinishPending();
-    if (api_ == ProfilerApi::Pausable && replay == CUPTI_UserReplay) {
+    if (pausable && api_ == ProfilerApi::Pausable && replay == CUPTI_UserReplay) {
         const Outcome session = ConfigureSession(config, metrics, maxRanges, counterData, range, replay);
         if (session.ok()) {
             Configured(config, range, replay, std::move(pending));

@@ -78,16 +78,18 @@ public:
     // Makes `config` the current configuration with a fresh counter data image for `metrics` and
     // `maxRanges` ranges (enabling the profiler, after releasing any other on the device, and decoding
     // the previous configuration's data), and registers `pending` as the owner of what it collects.
+    // `pausable`: a configuration that can Pause (user replay on a Pausable profiler; see CanPause).
     Outcome Configure(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics, size_t maxRanges,
                       std::vector<uint8_t>* counterData, CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
-                      Pending pending);
+                      Pending pending, bool pausable = false);
     Outcome Start();
     Outcome Stop(bool* allPassesSubmitted);
     Outcome PushRange(const std::string& name);
     Outcome PopRange();
-    // Whether Pause and Resume work in user-replay configurations: while paused between Start and Stop,
-    // launches are no ranges.
-    bool CanPause() const { return api_ == ProfilerApi::Pausable; }
+    // Whether configurations asked for as pausable can pause (a Pausable profiler, user replay), and whether
+    // the current one can: while paused between Start and Stop, launches are no ranges.
+    bool Pausable() const { return api_ == ProfilerApi::Pausable; }
+    bool CanPause() const { return session_ != nullptr; }
     // Why a Pausable profiler went over to the Range Profiler API (a session could not begin), or empty.
     const std::string& pauseLost() const { return pauseLost_; }
     Outcome Pause();

@@ -20,7 +20,9 @@ namespace {
 struct RangesRun {
     size_t ranges = 0;
     std::vector<double> warps;  // smsp__warps_launched.sum of each range
-    bool paused = false;        // the profiler could pause
+    bool pausable = false;      // the library has the Profiler API's sessions
+    bool paused = false;        // the configuration could pause
+    std::string lost;           // why a pausable profiler could not (pauseLost)
 };
 
 // `launches` times: Touch (10 blocks of 64 threads: 20 warps), paused where `pause` and the profiler can,
@@ -51,7 +53,6 @@ void ProfileWithTouchesBetween(gpa::cuda::ProfilerApi api, bool pause, int launc
     std::unique_ptr<gpa::cuda::RangeProfiler> profiler;
     const gpa::Outcome created = gpa::cuda::RangeProfiler::Create(*cupti, *driver, context, &profiler, api);
     ASSERT_TRUE(created.ok()) << created.reason();
-    run->paused = pause && profiler->CanPause();
 
     const size_t count = 64 * 256;
     float4 *source = nullptr, *destination = nullptr;
@@ -65,9 +66,12 @@ void ProfileWithTouchesBetween(gpa::cuda::ProfilerApi api, bool pause, int launc
         auto lock = gpa::cuda::RangeProfiler::Lock();
         const gpa::Outcome configured = profiler->Configure(plan.groups[0].configImage, plan.groups[0].metrics,
                                                             2 * static_cast<size_t>(launches), &counterData,
-                                                            CUPTI_AutoRange, CUPTI_UserReplay, {});
+                                                            CUPTI_AutoRange, CUPTI_UserReplay, {}, /*pausable=*/true);
         ASSERT_TRUE(configured.ok()) << configured.reason();
     }
+    run->pausable = profiler->Pausable();
+    run->paused = pause && profiler->CanPause();
+    run->lost = profiler->pauseLost();
     bool all = false;
     for (int pass = 0; !all && pass < 16; ++pass) {
         auto lock = gpa::cuda::RangeProfiler::Lock();
@@ -108,7 +112,8 @@ TEST(RangeProfiler, KernelsLaunchedWhileProfilingPausesAreNoRanges) {
     RangesRun run;
     ProfileWithTouchesBetween(gpa::cuda::ProfilerApi::Pausable, true, 8, &run);
     if (HasFatalFailure()) return;
-    if (!run.paused) GTEST_SKIP() << "this CUPTI has no Profiler API sessions: the profiler cannot pause";
+    if (!run.pausable) GTEST_SKIP() << "this CUPTI has no Profiler API sessions: the profiler cannot pause";
+    ASSERT_TRUE(run.paused) << "a Profiler API session could not begin: " << run.lost;
     Figure("range_profiler.paused.ranges", run.ranges);
     ASSERT_EQ(run.ranges, 8u);  // the copies only
     for (double warps : run.warps) EXPECT_EQ(warps, 512.0);

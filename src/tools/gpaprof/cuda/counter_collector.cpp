@@ -351,7 +351,10 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     return result;
 }
 
-bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t ranges) {
+bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t dispatches) {
+    const bool pause = PausesFor(state, replay, dispatches);
+    // Own replay flushes the cache before each kernel: a range of its own unless the configuration pauses.
+    size_t ranges = dispatches * (replay == CUPTI_UserReplay && replayer_ && !pause ? 2 : 1);
     auto lock = gpa::cuda::RangeProfiler::Lock();
     Timed timed(&statistics_.configureNs);
     const gpa::cuda::ConfigGroup& group = state->chip->plan.groups[0];
@@ -362,13 +365,12 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
         pending.owner = this;
         pending.decoded = [state](const gpa::Outcome& outcome) { state->decoded = outcome; };
         return state->profiler->Configure(group.configImage, group.metrics, ranges, &state->counterData, range, replay,
-                                          std::move(pending));
+                                          std::move(pending), pause);
     };
     const bool user = replay == CUPTI_UserReplay && state->userRanges;
-    const bool couldPause = state->profiler->CanPause();
     gpa::Outcome o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
-    if (o.ok() && couldPause && !state->profiler->CanPause() && replay == CUPTI_UserReplay && replayer_) {
-        ranges *= 2;  // the room was counted without the flushes' ranges, which there now are
+    if (o.ok() && pause && !state->profiler->CanPause()) {
+        ranges *= 2;  // no session after all: room for the flushes' ranges too
         o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
     }
     if (!o.ok() && replay == CUPTI_UserReplay && !user) {
@@ -381,7 +383,7 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
         NoteOnce("CUDA counters: " + o.reason());
         return false;
     }
-    if (couldPause && !state->profiler->pauseLost().empty()) {
+    if (pause && !state->profiler->pauseLost().empty()) {
         NoteOnce("gpaprof's L2 cache flush before each measured kernel is a range of its own (slower): CUPTI's "
                  "Profiler API session failed: " + state->profiler->pauseLost());
     }
@@ -418,6 +420,15 @@ void CounterCollector::PopRange(ContextState* state) {
 
 bool CounterCollector::FlushTakesRange(const ContextState* state) const {
     return replayer_ && !(state->profiler && state->profiler->CanPause());
+}
+
+bool CounterCollector::PausesFor(const ContextState* state, CUpti_ProfilerReplayMode replay, size_t dispatches) const {
+    // A pausing configuration (a session of CUPTI's older Profiler API) costs about 0.3 s more to set up than the
+    // Range Profiler API's, and spares each dispatch-pass its flush's range, about 1.2 ms with SM counters (H100,
+    // docs/benchmarks.md): worth it from a few hundred dispatch-passes, so for batches of multi-pass sets only.
+    constexpr size_t kMinDispatchPasses = 512;
+    return replay == CUPTI_UserReplay && replayer_ && state->profiler && state->profiler->Pausable() &&
+           dispatches * state->chip->plan.groups[0].passes >= kMinDispatchPasses;
 }
 
 size_t CounterCollector::RangesPerDispatch(const ContextState* state, CUpti_ProfilerReplayMode replay) const {
@@ -471,7 +482,7 @@ bool CounterCollector::StartBatch(ContextState* state, CUpti_ProfilerReplayMode 
 
 bool CounterCollector::StartRunning(ContextState* state, CUpti_ProfilerReplayMode replay) {
     for (int attempt = 0; !state->configured && attempt < 2; ++attempt) {
-        if (!Configure(state, replay, batch_ * RangesPerDispatch(state, replay))) return false;
+        if (!Configure(state, replay, batch_)) return false;
         gpa::Outcome started;
         {
             auto lock = gpa::cuda::RangeProfiler::Lock();
@@ -538,8 +549,8 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                               state->oneDispatchPerConfiguration)) {
         FlushLocked(state);
     }
-    const size_t ranges = (state->oneDispatchPerConfiguration ? 1 : batch_) * RangesPerDispatch(state, CUPTI_UserReplay);
-    if (!state->configured && !Configure(state, CUPTI_UserReplay, ranges)) {
+    const size_t dispatches = state->oneDispatchPerConfiguration ? 1 : batch_;
+    if (!state->configured && !Configure(state, CUPTI_UserReplay, dispatches)) {
         replayer_->End();
         return false;
     }
@@ -593,7 +604,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                 state->profiler->Abandon(this);
             }
             state->configured = false;
-            if (!Configure(state, CUPTI_UserReplay, ranges)) {
+            if (!Configure(state, CUPTI_UserReplay, dispatches)) {
                 replayer_->End();
                 state->ownDispatch = false;
                 return false;
@@ -607,7 +618,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
                      "); each dispatch gets its own");
             state->oneDispatchPerConfiguration = true;
             FlushLocked(state);
-            if (!Configure(state, CUPTI_UserReplay, RangesPerDispatch(state, CUPTI_UserReplay))) {
+            if (!Configure(state, CUPTI_UserReplay, 1)) {
                 replayer_->End();
                 state->ownDispatch = false;
                 return false;

@@ -132,7 +132,10 @@ private:
     std::string RunDeferredPasses(ContextState* state);
     // Own replay of a multi-pass set, immediate: every pass but the application's, inside its launch call.
     bool ReplayPasses(ContextState* state, const LaunchCall& launch);
-    bool Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t ranges);
+    // A configuration for `dispatches` dispatches (room for their ranges, and the flushes' where it does not pause).
+    bool Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t dispatches);
+    // Whether such a configuration pauses around the cache flushes (PausesFor's comment says when it pays).
+    bool PausesFor(const ContextState* state, CUpti_ProfilerReplayMode replay, size_t dispatches) const;
     // User ranges (user replay where auto ranges are refused): around each launch.
     bool PushRange(ContextState* state, const std::string& name);
     void PopRange(ContextState* state);
