@@ -36,9 +36,10 @@ Outcome CheckProfilingSupported(const CuptiApi& cupti, CUdevice device);
 // The counter availability image of the context's device (empty when CUPTI cannot say right now).
 std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const DriverApi& driver, CUcontext context);
 
-// Which of CUPTI's APIs a RangeProfiler drives. Pausable: user-replay configurations go through the older
-// Profiler API's sessions (legacy_profiler_session.h), whose profiling pauses around work that must not be a
-// range; kernel replay, and everything where the library lacks those sessions, through the Range Profiler API.
+// Which of CUPTI's APIs a RangeProfiler drives. Pausable: user-replay configurations asked for as pausable go
+// through the older Profiler API's sessions (legacy_profiler_session.h), whose profiling pauses around work that
+// must not be a range; everything else, and everything where the library lacks those sessions, through the
+// Range Profiler API.
 enum class ProfilerApi { Range, Pausable };
 
 class RangeProfiler {
