@@ -353,8 +353,7 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
 
 bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode replay, size_t dispatches) {
     const bool pause = PausesFor(state, replay, dispatches);
-    // Own replay flushes the cache before each kernel: a range of its own unless the configuration pauses.
-    size_t ranges = dispatches * (replay == CUPTI_UserReplay && replayer_ && !pause ? 2 : 1);
+    size_t ranges = dispatches * RangesPerDispatch(replay, pause);
     auto lock = gpa::cuda::RangeProfiler::Lock();
     Timed timed(&statistics_.configureNs);
     const gpa::cuda::ConfigGroup& group = state->chip->plan.groups[0];
@@ -370,7 +369,7 @@ bool CounterCollector::Configure(ContextState* state, CUpti_ProfilerReplayMode r
     const bool user = replay == CUPTI_UserReplay && state->userRanges;
     gpa::Outcome o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
     if (o.ok() && pause && !state->profiler->CanPause()) {
-        ranges *= 2;  // no session after all: room for the flushes' ranges too
+        ranges = dispatches * RangesPerDispatch(replay, false);  // no session after all: room for the flushes too
         o = configure(user ? CUPTI_UserRange : CUPTI_AutoRange);
     }
     if (!o.ok() && replay == CUPTI_UserReplay && !user) {
@@ -431,12 +430,13 @@ bool CounterCollector::PausesFor(const ContextState* state, CUpti_ProfilerReplay
            dispatches * state->chip->plan.groups[0].passes >= kMinDispatchPasses;
 }
 
-size_t CounterCollector::RangesPerDispatch(const ContextState* state, CUpti_ProfilerReplayMode replay) const {
-    return replay == CUPTI_UserReplay && FlushTakesRange(state) ? 2 : 1;  // own replay: a cache flush before each kernel
+size_t CounterCollector::RangesPerDispatch(CUpti_ProfilerReplayMode replay, bool pauses) const {
+    // Own replay flushes the cache before each kernel: a range of its own unless the configuration pauses.
+    return replay == CUPTI_UserReplay && replayer_ && !pauses ? 2 : 1;
 }
 
 bool CounterCollector::Full(const ContextState* state) const {
-    return state->pending.size() + RangesPerDispatch(state, state->replay) > state->capacity;
+    return state->pending.size() + RangesPerDispatch(state->replay, state->profiler->CanPause()) > state->capacity;
 }
 
 bool CounterCollector::FlushUnprofiled(ContextState* state, const LaunchCall* launch) {

@@ -116,7 +116,7 @@ private:
     bool StartBatch(ContextState* state, CUpti_ProfilerReplayMode replay, const LaunchCall* flushBefore = nullptr);
     // Ranges one dispatch takes in a configuration (own replay flushes the cache before each kernel), and
     // whether the configuration has no room for one more.
-    size_t RangesPerDispatch(const ContextState* state, CUpti_ProfilerReplayMode replay) const;
+    size_t RangesPerDispatch(CUpti_ProfilerReplayMode replay, bool pauses) const;
     bool Full(const ContextState* state) const;
     // Whether the cache flush is a range of its own (a profiler that cannot pause, l2_flush.h).
     bool FlushTakesRange(const ContextState* state) const;
