@@ -1,8 +1,10 @@
 #include "backends/cuda/cupti_pass_planner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <random>
+#include <thread>
 #include <unordered_set>
 
 #include "backends/cuda/cupti_host.h"
@@ -133,10 +135,77 @@ std::vector<std::vector<std::string>> Orderings(const std::vector<std::string>& 
     return orders;
 }
 
+// The configuration of one metric order: nullopt where CUPTI refuses the order, *error where CUPTI failed.
+std::optional<ConfigGroup> MakeConfiguration(const CuptiApi& api, const std::string& chip,
+                                             const std::vector<uint8_t>& availability, const std::vector<std::string>& order,
+                                             std::unique_ptr<HostObject> host, Outcome* error) {
+    if (!host) {
+        const CUptiResult result = TryConfig(api, chip, availability, order, &host, error);
+        if (!error->ok() || result != CUPTI_SUCCESS) return std::nullopt;
+    }
+    ConfigGroup made;
+    if (Outcome o = host->ConfigImage(&made.configImage); !o.ok()) {
+        *error = o;
+        return std::nullopt;
+    }
+    if (Outcome o = ConfigPassCount(api, made.configImage, &made.passes); !o.ok()) {
+        *error = o;
+        return std::nullopt;
+    }
+    made.metrics = order;
+    return made;
+}
+
+// The configurations of `orders` not in the cache yet (nor `madeAlready`), made on up to `threads` threads at
+// once and kept in it.
+// CUPTI documents no thread safety for its host API; each thread has host objects of its own, and the images
+// came out byte for byte as made one at a time (tests/backends/cuda/pass_planner_test.cpp).
+Outcome MakeConfigurations(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                           const std::vector<std::vector<std::string>>& orders, const std::vector<std::string>* madeAlready,
+                           uint32_t threads, ConfigurationCache* cache) {
+    std::vector<const std::vector<std::string>*> missing;
+    for (const std::vector<std::string>& order : orders) {
+        const auto same = [&](const std::vector<std::string>* other) { return *other == order; };
+        if (cache->byOrder.count(order) == 0 && !(madeAlready && *madeAlready == order) &&
+            std::none_of(missing.begin(), missing.end(), same)) {
+            missing.push_back(&order);
+        }
+    }
+    if (missing.size() < 2) return Outcome::Ok();  // nothing to do at once
+    std::vector<std::optional<ConfigGroup>> made(missing.size());
+    std::vector<Outcome> errors(missing.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < missing.size(); i = next++) {
+            made[i] = MakeConfiguration(api, chip, availability, *missing[i], nullptr, &errors[i]);
+        }
+    };
+    std::vector<std::thread> workers;
+    const size_t count = std::min<size_t>(threads, missing.size()) - 1;  // and this thread
+    for (size_t t = 0; t < count; ++t) workers.emplace_back(work);
+    work();
+    for (std::thread& worker : workers) worker.join();
+    for (size_t i = 0; i < missing.size(); ++i) {
+        if (!errors[i].ok()) return errors[i];
+        cache->byOrder[*missing[i]] = std::move(made[i]);
+    }
+    return Outcome::Ok();
+}
+
 }  // namespace
+
+uint32_t PlanningThreads() {
+    if (const char* text = std::getenv("OPENGPA_CUDA_PLAN_THREADS"); text != nullptr && *text) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(text, &end, 10);
+        if (end != text && *end == '\0' && value > 0) return static_cast<uint32_t>(std::min<unsigned long>(value, 64));
+    }
+    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
 
 PlannerOptions PlannerOptionsFromEnvironment() {
     PlannerOptions options;
+    options.threads = PlanningThreads();
     if (const char* text = std::getenv("OPENGPA_CUDA_MAX_METRICS_PER_CONFIG"); text != nullptr && *text) {
         char* end = nullptr;
         const unsigned long value = std::strtoul(text, &end, 10);
@@ -172,25 +241,8 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
     auto configurationOf = [&](const std::vector<std::string>& order, std::unique_ptr<HostObject> host,
                                Outcome* error) -> std::optional<ConfigGroup> {
         if (auto known = cache.byOrder.find(order); known != cache.byOrder.end()) return known->second;
-        if (!host) {
-            const CUptiResult result = TryConfig(api, chip, availability, order, &host, error);
-            if (!error->ok()) return std::nullopt;
-            if (result != CUPTI_SUCCESS) {
-                cache.byOrder[order] = std::nullopt;
-                return std::nullopt;
-            }
-        }
-        ConfigGroup made;
-        if (Outcome o = host->ConfigImage(&made.configImage); !o.ok()) {
-            *error = o;
-            return std::nullopt;
-        }
-        if (Outcome o = ConfigPassCount(api, made.configImage, &made.passes); !o.ok()) {
-            *error = o;
-            return std::nullopt;
-        }
-        made.metrics = order;
-        cache.byOrder[order] = made;
+        std::optional<ConfigGroup> made = MakeConfiguration(api, chip, availability, order, std::move(host), error);
+        if (error->ok()) cache.byOrder[order] = made;
         return made;
     };
 
@@ -229,8 +281,13 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
 
     for (const std::vector<std::string>& members : groups) {
         const uint32_t wanted = members.size() <= 200 ? options.orderings : members.size() <= 1000 ? 2u : 1u;
+        const std::vector<std::vector<std::string>> orders = Orderings(members, std::max(1u, wanted));
+        if (options.threads > 1) {
+            const std::vector<std::string>* made = whole ? &unique : nullptr;
+            if (Outcome o = MakeConfigurations(api, chip, availability, orders, made, options.threads, &cache); !o.ok()) return o;
+        }
         ConfigGroup best;
-        for (std::vector<std::string>& order : Orderings(members, std::max(1u, wanted))) {
+        for (const std::vector<std::string>& order : orders) {
             Outcome error;
             std::unique_ptr<HostObject> host = whole && order == unique ? std::move(whole) : nullptr;
             std::optional<ConfigGroup> candidate = configurationOf(order, std::move(host), &error);

@@ -54,10 +54,10 @@ std::string RawCounterName(const std::string& baseName, MetricKind kind) {
 }
 
 Outcome MetricCatalog::Load(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                            std::unique_ptr<MetricCatalog>* catalog) {
+                            std::unique_ptr<MetricCatalog>* catalog, CatalogScope scope) {
     std::unique_ptr<HostObject> host;
     if (Outcome o = HostObject::Create(api, chip, availability, &host); !o.ok()) return o;
-    std::unique_ptr<MetricCatalog> result(new MetricCatalog(std::move(host), availability));
+    std::unique_ptr<MetricCatalog> result(new MetricCatalog(std::move(host), availability, scope));
 
     struct Listed {
         std::string name;
@@ -78,38 +78,43 @@ Outcome MetricCatalog::Load(const CuptiApi& api, const std::string& chip, const 
             result->basesByLowerName_.emplace(ToLower(params.ppMetricNames[i]), BaseMetric{params.ppMetricNames[i], type});
         }
     }
-    std::unordered_set<std::string> plainNames;
     for (const Listed& metric : listed) {
-        if (metric.name.find('.') == std::string::npos) plainNames.insert(metric.name);
+        if (metric.name.find('.') == std::string::npos) result->plainNames_.insert(metric.name);
     }
-    for (const Listed& metric : listed) {
-        const bool prefixed = metric.name.find('.') != std::string::npos;
-        if (prefixed && plainNames.count(PlainName(metric.name)) != 0) continue;  // listed under its plain name
-        auto properties = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
-        properties.pHostObject = result->host_->get();
-        properties.pMetricName = metric.name.c_str();
-        const CUptiResult status = api.cuptiProfilerHostGetMetricProperties(&properties);
-        if (status != CUPTI_SUCCESS) continue;  // not describable: not offered
-        MetricInfo info;
-        info.baseName = metric.name;
-        info.rawName = RawCounterName(metric.name, metric.kind);
-        info.kind = metric.kind;
-        info.hwUnit = properties.pHwUnit != nullptr ? properties.pHwUnit : "";
-        info.dimUnit = properties.pDimUnit != nullptr ? properties.pDimUnit : "";
-        info.description = properties.pDescription != nullptr ? properties.pDescription : "";
-        if (result->byRawName_.count(info.rawName) != 0) continue;
-        if (prefixed) {
-            // Metrics of a named configuration may not be collectable by the range profiler at all (GH100 lists
-            // CTC.TriageCompute.ctc__throughput, which CUPTI then refuses): offered only if CUPTI takes them.
-            std::unique_ptr<HostObject> probe;
-            if (!HostObject::Create(api, chip, availability, &probe).ok()) continue;
-            if (probe->AddMetrics({info.rawName}) != CUPTI_SUCCESS) continue;
+    if (scope == CatalogScope::Everything) {
+        for (const Listed& metric : listed) {
+            std::optional<MetricInfo> info = result->DescribeListed(metric.name, metric.kind);
+            if (!info || result->byRawName_.count(info->rawName) != 0) continue;
+            result->byRawName_.emplace(info->rawName, result->metrics_.size());
+            result->metrics_.push_back(std::move(*info));
         }
-        result->byRawName_.emplace(info.rawName, result->metrics_.size());
-        result->metrics_.push_back(std::move(info));
     }
     *catalog = std::move(result);
     return Outcome::Ok();
+}
+
+std::optional<MetricInfo> MetricCatalog::DescribeListed(const std::string& baseName, MetricKind kind) const {
+    const bool prefixed = baseName.find('.') != std::string::npos;
+    if (prefixed && plainNames_.count(PlainName(baseName)) != 0) return std::nullopt;  // listed under its plain name
+    auto properties = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+    properties.pHostObject = host_->get();
+    properties.pMetricName = baseName.c_str();
+    if (host_->api().cuptiProfilerHostGetMetricProperties(&properties) != CUPTI_SUCCESS) return std::nullopt;  // not offered
+    MetricInfo info;
+    info.baseName = baseName;
+    info.rawName = RawCounterName(baseName, kind);
+    info.kind = kind;
+    info.hwUnit = properties.pHwUnit != nullptr ? properties.pHwUnit : "";
+    info.dimUnit = properties.pDimUnit != nullptr ? properties.pDimUnit : "";
+    info.description = properties.pDescription != nullptr ? properties.pDescription : "";
+    if (prefixed) {
+        // Metrics of a named configuration may not be collectable by the range profiler at all (GH100 lists
+        // CTC.TriageCompute.ctc__throughput, which CUPTI then refuses): offered only if CUPTI takes them.
+        std::unique_ptr<HostObject> probe;
+        if (!HostObject::Create(host_->api(), chip(), availability_, &probe).ok()) return std::nullopt;
+        if (probe->AddMetrics({info.rawName}) != CUPTI_SUCCESS) return std::nullopt;
+    }
+    return info;
 }
 
 const MetricInfo* MetricCatalog::Find(const std::string& rawName) const {
@@ -230,6 +235,13 @@ Outcome MetricCatalog::Resolve(const std::string& name, HardwareCounter* counter
     if (const MetricInfo* raw = Find(fullName)) {
         *counter = ToCounter(*raw);
         return Outcome::Ok();
+    }
+    if (scope_ == CatalogScope::Named && fullName == RawCounterName(base->name, KindOf(base->type))) {
+        // The raw counter Load(Everything) would have offered, described now.
+        if (const std::optional<MetricInfo> raw = DescribeListed(base->name, KindOf(base->type))) {
+            *counter = ToCounter(*raw);
+            return Outcome::Ok();
+        }
     }
     // Listed is not enough: CUPTI must take the metric in a configuration (and a device must be able to collect it).
     std::unique_ptr<HostObject> probe;

@@ -14,8 +14,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backends/cuda/cupti_host.h"
@@ -34,10 +36,19 @@ struct MetricInfo {
     std::string description;
 };
 
+// How much of the chip's metrics Load describes up front.
+enum class CatalogScope {
+    Everything,  // every base metric described and offered (metrics(), HardwareCounters): listings, the library
+    Named,       // only the metric names listed; each is described when named (Resolve, HardwareCounters' extra
+                 // names). What a tool that collects a few metrics needs: Everything probes each metric of a
+                 // named configuration in a CUPTI configuration of its own (about 0.3 s for GH100's 127, 0.5 s on
+                 // the GPU machine), Named costs the listing alone (milliseconds)
+};
+
 class MetricCatalog {
 public:
     static Outcome Load(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                        std::unique_ptr<MetricCatalog>* catalog);
+                        std::unique_ptr<MetricCatalog>* catalog, CatalogScope scope = CatalogScope::Everything);
 
     const std::string& chip() const { return host_->chip(); }
     const std::vector<MetricInfo>& metrics() const { return metrics_; }
@@ -55,10 +66,10 @@ public:
     // knows no such base metric.
     std::vector<std::string> Submetrics(const std::string& baseName) const;
 
-    // Every base metric as a raw counter, followed by `extraNames` (other submetrics that derived counters
-    // read, names users asked for) that are not raw counters already, resolved as Resolve does. Names that do
-    // not resolve are skipped and returned in *unknown, so that the derived counters using them are omitted
-    // with a reason.
+    // Every base metric as a raw counter (CatalogScope::Everything; none with Named), followed by `extraNames`
+    // (other submetrics that derived counters read, names users asked for) that are not raw counters already,
+    // resolved as Resolve does. Names that do not resolve are skipped and returned in *unknown, so that the
+    // derived counters using them are omitted with a reason. A name gets the same counter in either scope.
     std::vector<HardwareCounter> HardwareCounters(const std::vector<std::string>& extraNames,
                                                   std::vector<std::string>* unknown) const;
 
@@ -67,9 +78,12 @@ private:
         std::string name;  // CUPTI's spelling
         CUpti_MetricType type = CUPTI_METRIC_TYPE_COUNTER;
     };
-    MetricCatalog(std::unique_ptr<HostObject> host, std::vector<uint8_t> availability)
-        : host_(std::move(host)), availability_(std::move(availability)) {}
+    MetricCatalog(std::unique_ptr<HostObject> host, std::vector<uint8_t> availability, CatalogScope scope)
+        : host_(std::move(host)), availability_(std::move(availability)), scope_(scope) {}
     HardwareCounter ToCounter(const MetricInfo& metric) const;
+    // The raw counter of a listed base metric as Load(Everything) offers it; nullopt where it offers none (a
+    // prefixed metric with a plain twin, one CUPTI does not describe, or a prefixed one CUPTI refuses).
+    std::optional<MetricInfo> DescribeListed(const std::string& baseName, MetricKind kind) const;
     const BaseMetric* FindBase(const std::string& name) const;
     // Resolve; `explain` adds close names to a refusal (it reads every base name: not for bulk look-ups).
     Outcome Resolve(const std::string& name, HardwareCounter* counter, bool explain) const;
@@ -79,6 +93,8 @@ private:
 
     std::unique_ptr<HostObject> host_;  // kept for Resolve
     const std::vector<uint8_t> availability_;
+    const CatalogScope scope_;
+    std::unordered_set<std::string> plainNames_;  // base metrics listed without a configuration prefix
     std::vector<MetricInfo> metrics_;
     std::unordered_map<std::string, size_t> byRawName_;
     std::unordered_map<std::string, BaseMetric> basesByLowerName_;  // every base metric CUPTI lists

@@ -1,6 +1,7 @@
 // The counters offered on a chip, built offline from CUPTI's host API: GH100 (Hopper) and GA100 (Ampere).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "backends/cuda/cuda_profiling.h"  // the header gpaprof includes compiles on its own
 #include "backends/cuda/cupti_host.h"
 #include "backends/cuda/gpa_compute_counters.h"
+#include "backends/cuda/metric_catalog.h"
 #include "cuda_test_support.h"
 
 namespace gpa::cuda {
@@ -179,6 +181,48 @@ TEST(ChipCatalog, ResolveRefusesNamesCuptiDoesNotKnow) {
     EXPECT_EQ(catalog->Resolve("dram__bytes_read.bogus", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
     EXPECT_EQ(catalog->Resolve("no_such__metric.sum", &counter).status(), GPA_STATUS_ERROR_NOT_FOUND);
     EXPECT_TRUE(catalog->Resolve("sm__cycles_active.avg", &counter).ok());
+}
+
+// A catalog that describes metrics only when named (gpaprof's, made ahead of the first launch) gives every name
+// the counter the full catalog gives it: raw counters of plain and prefixed base metrics, other submetrics, the
+// GPA counters' inputs; and refuses what the full one refuses. It lists none up front.
+TEST(ChipCatalog, ANamedScopeCatalogResolvesAsTheFullOne) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    std::unique_ptr<MetricCatalog> full, named;
+    ASSERT_TRUE(MetricCatalog::Load(*api, "GH100", {}, &full).ok());
+    ASSERT_TRUE(MetricCatalog::Load(*api, "GH100", {}, &named, CatalogScope::Named).ok());
+    EXPECT_TRUE(named->metrics().empty());
+    std::vector<std::string> names = MetricsReadByGpaCounters();
+    names.insert(names.end(), {"sm__warps_active.avg.pct_of_peak_sustained_active", "lts__t_sector_hit_rate.pct",
+                               "dram__bytes_read.sum", "SM__WARPS_LAUNCHED.SUM", "dram__bytes_read.bogus",
+                               "no_such__metric.sum"});
+    size_t prefixed = 0;
+    for (const MetricInfo& metric : full->metrics()) {
+        if (metric.baseName.find('.') != std::string::npos && prefixed++ < 3) names.push_back(metric.rawName);
+    }
+    EXPECT_GT(prefixed, 0u);
+    for (const std::string& name : names) {
+        HardwareCounter expected, actual;
+        const Outcome a = full->Resolve(name, &expected);
+        const Outcome b = named->Resolve(name, &actual);
+        ASSERT_EQ(a.status(), b.status()) << name << ": " << a.reason() << " / " << b.reason();
+        if (!a.ok()) continue;
+        EXPECT_EQ(actual.name, expected.name) << name;
+        EXPECT_EQ(actual.description, expected.description) << name;
+        EXPECT_EQ(actual.group, expected.group) << name;
+        EXPECT_EQ(actual.type, expected.type) << name;
+        EXPECT_EQ(actual.usage, expected.usage) << name;
+    }
+    std::vector<std::string> unknownFull, unknownNamed;
+    const std::vector<HardwareCounter> all = full->HardwareCounters(names, &unknownFull);
+    const std::vector<HardwareCounter> some = named->HardwareCounters(names, &unknownNamed);
+    EXPECT_EQ(unknownNamed, unknownFull);
+    EXPECT_GT(all.size(), 3000u);
+    EXPECT_LT(some.size(), names.size());
+    for (const HardwareCounter& counter : some) {
+        EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const HardwareCounter& c) { return c.name == counter.name; }))
+            << counter.name;
+    }
 }
 
 TEST(ChipCatalog, UnknownChipSaysWhichChipsExist) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <set>
 
@@ -205,6 +206,58 @@ TEST(CuptiPassPlanner, ASharedConfigurationCacheGivesTheSamePlans) {
         }
     }
     EXPECT_GE(cache.byOrder.size(), 6u);
+}
+
+// Orderings made on several threads at once (CUPTI's host API documents no thread safety; each thread has host
+// objects of its own) give byte for byte the plans made one ordering at a time, repeatedly, split sets included.
+TEST(CuptiPassPlanner, PlanningOnSeveralThreadsGivesTheSamePlans) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    ChipCounters chip;
+    ASSERT_TRUE(BuildChipCounters(*api, "GH100", {}, &chip).ok());
+    const std::vector<std::string> smsp = MetricsStartingWith(chip, "smsp__inst_executed_op");
+    const std::vector<std::string> split = {"gpu__time_duration.sum", "pcie__read_bytes.sum", "dram__bytes_read.sum",
+                                            "sm__cycles_active.avg", "smsp__warps_launched.sum"};
+    for (const std::vector<std::string>* metrics : {&smsp, &split}) {
+        PlannerOptions alone;
+        ConfigurationCache sequential;
+        alone.cache = &sequential;
+        MetricPlan expected;
+        ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &expected, alone).ok());
+        for (int round = 0; round < 3; ++round) {
+            PlannerOptions parallel;
+            parallel.threads = 6;
+            ConfigurationCache cache;
+            parallel.cache = &cache;
+            MetricPlan actual;
+            ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &actual, parallel).ok());
+            EXPECT_EQ(actual.passCount, expected.passCount);
+            ASSERT_EQ(actual.groups.size(), expected.groups.size());
+            for (size_t g = 0; g < expected.groups.size(); ++g) {
+                EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
+                EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
+            }
+            // Every ordering tried one at a time was made (on the threads) and kept, and no other.
+            EXPECT_EQ(cache.byOrder.size(), sequential.byOrder.size());
+            for (const auto& [order, made] : sequential.byOrder) {
+                const auto found = cache.byOrder.find(order);
+                ASSERT_NE(found, cache.byOrder.end());
+                ASSERT_EQ(found->second.has_value(), made.has_value());
+                if (made) {
+                    EXPECT_EQ(found->second->configImage, made->configImage);
+                }
+            }
+        }
+    }
+}
+
+TEST(CuptiPassPlanner, PlanningThreadsComeFromTheEnvironment) {
+    ::setenv("OPENGPA_CUDA_PLAN_THREADS", "3", 1);
+    EXPECT_EQ(PlanningThreads(), 3u);
+    EXPECT_EQ(PlannerOptionsFromEnvironment().threads, 3u);
+    ::setenv("OPENGPA_CUDA_PLAN_THREADS", "zero", 1);
+    EXPECT_GE(PlanningThreads(), 1u);
+    EXPECT_LE(PlanningThreads(), 8u);
+    ::unsetenv("OPENGPA_CUDA_PLAN_THREADS");
 }
 
 TEST(CuptiPassPlanner, ConfigurationsCanBeCappedInSize) {
