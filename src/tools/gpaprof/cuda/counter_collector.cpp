@@ -39,49 +39,12 @@ private:
     uint64_t start_;
 };
 
-gpa::DerivedCounterDefinition AchievedOccupancyDefinition() {
-    gpa::DerivedCounterDefinition definition;
-    definition.name = kAchievedOccupancyCounter;
-    definition.group = "General";
-    definition.description =
-        "Achieved occupancy: the average number of warps active on an SM while it was active, in percent of the "
-        "SM's maximum (NVIDIA sm__warps_active.avg.pct_of_peak_sustained_active). The .csv KernelOccupancy column "
-        "is the theoretical value from the kernel's resources.";
-    definition.type = GPA_TYPE_FLOAT64;
-    definition.usage = GPA_USAGE_TYPE_PERCENTAGE;
-    definition.expression = kAchievedOccupancyMetric;
-    return definition;
-}
-
-bool LooksLikeMetric(const std::string& name) { return name.find("__") != std::string::npos; }
-
 }  // namespace
-
-const std::vector<std::string>& DefaultCudaCounters() {
-    // One pass on GH100 (gpa-counters --chip GH100 --counters ...): time, work, memory traffic and the cache
-    // hit rates. MemUnitBusy (L1TEX throughput) alone takes four passes on GH100, so it is not in the default.
-    static const std::vector<std::string> names = {"GPUTime",  "Wavefronts", "FetchSize", "WriteSize",
-                                                   "CacheHit", "L1CacheHit", "L2CacheHit"};
-    return names;
-}
-
-struct CounterCollector::ChipSet {
-    std::string chip;
-    std::vector<uint8_t> availability;
-    std::unique_ptr<gpa::cuda::MetricCatalog> metrics;
-    std::vector<gpa::HardwareCounter> hardware;
-    std::unordered_map<std::string, uint32_t> hardwareIndex;
-    gpa::CounterCatalog catalog;
-    std::vector<std::optional<uint32_t>> columnIndex;  // catalog index per column; empty: not on this chip
-    gpa::cuda::MetricPlan plan;
-    std::unique_ptr<gpa::cuda::HostObject> host;        // evaluates the first configuration group
-    bool usable = false;
-};
 
 struct CounterCollector::ContextState {
     CUcontext context = nullptr;
     std::unique_ptr<gpa::cuda::RangeProfiler> profiler;
-    ChipSet* chip = nullptr;
+    CounterSetup* chip = nullptr;
     bool failed = false;
     // A configuration holds this context's ranges (pending rows) until FlushLocked decodes it.
     bool configured = false;
@@ -147,148 +110,58 @@ void CounterCollector::NoteOnce(const std::string& message) {
     agent_->Note(message);
 }
 
-CounterCollector::ChipSet* CounterCollector::ChipFor(const std::string& chip, const std::vector<uint8_t>& availability) {
+CounterRequest CounterCollector::Request() const {
+    CounterRequest request;
+    request.counters = requested_;
+    request.columns = columns_;
+    request.planThreads = gpa::cuda::PlanningThreads();
+    return request;
+}
+
+std::unique_ptr<CounterSetup> CounterCollector::SetupMadeAhead(const gpa::cuda::CuptiApi& cupti, const std::string& chip,
+                                                               const std::vector<uint8_t>& availability) {
+    if (!ahead_) return nullptr;
+    uint64_t waited = 0;
+    std::unique_ptr<CounterSetup> setup = ahead_->Take(chip, &waited);
+    statistics_.aheadWaitNs += waited;
+    if (!setup || !setup->usable) return nullptr;  // made anew here: its notes then come again
+    // Made before a chip chose the columns: only for the first one (or one that chose the same).
+    if (columns_ && setup->columns != *columns_) return nullptr;
+    Timed bind(&statistics_.bindNs);
+    std::string why;
+    if (!BindToAvailability(cupti, availability, setup.get(), &why)) {
+        NoteOnce("the CUDA counter set-up made ahead did not fit the device (" + why + "); made again for it");
+        return nullptr;
+    }
+    statistics_.madeAhead = true;
+    return setup;
+}
+
+CounterSetup* CounterCollector::ChipFor(const std::string& chip, const std::vector<uint8_t>& availability) {
     auto found = chips_.find(chip);
     if (found != chips_.end()) return found->second.get();
-    auto set = std::make_unique<ChipSet>();
-    set->chip = chip;
-    set->availability = availability;
-    ChipSet* result = set.get();
-    chips_[chip] = std::move(set);
-
     const gpa::cuda::CuptiApi* cupti = nullptr;
     if (gpa::Outcome o = gpa::cuda::LoadCupti(&cupti); !o.ok()) {
         NoteOnce("CUDA counters are unavailable: " + o.reason());
-        return result;
+        auto none = std::make_unique<CounterSetup>();
+        none->chip = chip;
+        return (chips_[chip] = std::move(none)).get();
     }
-    std::optional<Timed> catalogTime(&statistics_.catalogNs);
-    if (gpa::Outcome o = gpa::cuda::MetricCatalog::Load(*cupti, chip, availability, &result->metrics); !o.ok()) {
-        NoteOnce("CUDA counters are unavailable on " + chip + ": " + o.reason());
-        return result;
+    std::unique_ptr<CounterSetup> setup = SetupMadeAhead(*cupti, chip, availability);
+    if (!setup) setup = MakeCounterSetup(*cupti, chip, availability, Request());
+    statistics_.catalogNs += setup->catalogNs;
+    statistics_.planNs += setup->planNs;
+    for (const std::string& note : setup->notes) NoteOnce(note);
+    if (!columns_ && setup->columnsChosen) {
+        columns_ = setup->columns;
+        agent_->Write(spool::CounterListRecord{"CUDA", *columns_});
     }
-    const std::vector<std::string>& wanted = requested_.empty() ? DefaultCudaCounters() : requested_;
-    std::vector<std::string> extras = gpa::cuda::MetricsReadByGpaCounters();
-    extras.push_back(kAchievedOccupancyMetric);
-    extras.push_back(kKernelDurationMetric);
-    for (const std::string& name : wanted) {
-        if (LooksLikeMetric(name)) extras.push_back(name);
+    if (setup->usable) {
+        agent_->Note("CUDA counters on " + chip + ": " + std::to_string(columns_->size()) + " columns from " +
+                     std::to_string(setup->plan.groups[0].metrics.size()) + " NVIDIA metrics, " +
+                     std::to_string(setup->plan.passCount) + " replay pass(es) per kernel");
     }
-    std::vector<std::string> unknown;
-    result->hardware = result->metrics->HardwareCounters(extras, &unknown);
-    for (uint32_t i = 0; i < result->hardware.size(); ++i) result->hardwareIndex.emplace(result->hardware[i].name, i);
-    std::vector<gpa::DerivedCounterDefinition> derived = gpa::cuda::GpaComputeCounters(
-        [&](std::string_view name) { return result->hardwareIndex.count(std::string(name)) != 0; });
-    derived.push_back(AchievedOccupancyDefinition());
-    result->catalog = gpa::CounterCatalog::Build(result->hardware, derived, {true, true});
-
-    auto metricsOf = [&](const std::vector<std::string>& columns) {
-        std::vector<std::string> metrics;
-        std::unordered_set<std::string> seen;
-        for (const std::string& column : columns) {
-            const std::optional<uint32_t> index = result->catalog.Find(column);
-            if (!index) continue;
-            for (uint32_t hardware : result->catalog.at(*index).hardware) {
-                if (seen.insert(result->hardware[hardware].name).second) metrics.push_back(result->hardware[hardware].name);
-            }
-        }
-        if (seen.insert(kKernelDurationMetric).second) metrics.push_back(kKernelDurationMetric);
-        return metrics;
-    };
-    // Every plan below shares its configurations: CUPTI makes each metric order once (about 0.1 s for the 46
-    // metrics of the GPA compute set).
-    catalogTime.reset();
-    Timed planTime(&statistics_.planNs);  // the plans and the host object that evaluates them
-    gpa::cuda::ConfigurationCache configurations;
-    auto passes = [&](const std::vector<std::string>& columns) -> std::optional<uint32_t> {
-        gpa::cuda::MetricPlan plan;
-        gpa::cuda::PlannerOptions options;
-        options.orderings = 2;
-        options.cache = &configurations;
-        if (!gpa::cuda::PlanMetrics(*cupti, chip, availability, metricsOf(columns), &plan, options).ok()) return std::nullopt;
-        return plan.passCount;
-    };
-
-    if (!columns_) {
-        std::vector<std::string> columns;
-        for (const std::string& name : wanted) {
-            const std::optional<uint32_t> index = result->catalog.Find(name);
-            if (!index) {
-                std::string why = "counter " + name + " is neither a GPA counter nor an NVIDIA metric of " + chip;
-                for (const gpa::OmittedCounter& omitted : result->catalog.omitted()) {
-                    if (gpa::ToLower(omitted.name) == gpa::ToLower(name)) why = "counter " + name + " is not available on " + chip + ": " + omitted.reason;
-                }
-                for (const gpa::cuda::AbsentCounter& absent : gpa::cuda::AbsentGpaCounters()) {
-                    if (gpa::ToLower(absent.name) == gpa::ToLower(name)) why = "counter " + name + " has no NVIDIA equivalent: " + absent.reason;
-                }
-                NoteOnce(why + "; left out");
-                continue;
-            }
-            const std::string canonical = result->catalog.at(*index).name;
-            bool duplicate = false;
-            for (const std::string& known : columns) duplicate = duplicate || known == canonical;
-            if (!duplicate) columns.push_back(canonical);
-        }
-        std::optional<uint32_t> count = passes(columns);
-        if (requested_.empty()) {
-            // The default set is one pass: leave out counters from the end until CUPTI schedules one.
-            while (count && *count > 1 && columns.size() > 1) {
-                NoteOnce("default counter " + columns.back() + " left out: with it the default set needs more than one pass on " + chip);
-                columns.pop_back();
-                count = passes(columns);
-            }
-        }
-        bool hasAchieved = false;
-        for (const std::string& column : columns) hasAchieved = hasAchieved || column == kAchievedOccupancyCounter;
-        if (!hasAchieved && count && result->catalog.Find(kAchievedOccupancyCounter)) {
-            std::vector<std::string> withAchieved = columns;
-            withAchieved.push_back(kAchievedOccupancyCounter);
-            const std::optional<uint32_t> more = passes(withAchieved);
-            if (more && *more <= *count) {
-                columns = std::move(withAchieved);
-            } else {
-                NoteOnce(std::string(kAchievedOccupancyCounter) + " is left out of the .csv: it would add a replay pass "
-                         "to the counters asked for (ask for it with --counters to have it anyway)");
-            }
-        }
-        columns_ = columns;
-        agent_->Write(spool::CounterListRecord{"CUDA", columns});
-    }
-    for (const std::string& column : *columns_) result->columnIndex.push_back(result->catalog.Find(column));
-
-    gpa::cuda::PlannerOptions finalOptions;
-    finalOptions.cache = &configurations;
-    if (gpa::Outcome o = gpa::cuda::PlanMetrics(*cupti, chip, availability, metricsOf(*columns_), &result->plan, finalOptions);
-        !o.ok()) {
-        NoteOnce("CUDA counters cannot be scheduled on " + chip + ": " + o.reason());
-        return result;
-    }
-    if (result->plan.groups.empty()) {
-        NoteOnce("no CUDA counter to collect on " + chip);
-        return result;
-    }
-    if (result->plan.groups.size() > 1) {
-        std::string others;
-        for (size_t g = 1; g < result->plan.groups.size(); ++g) {
-            for (const std::string& metric : result->plan.groups[g].metrics) others += (others.empty() ? "" : ", ") + metric;
-        }
-        NoteOnce("the counters need " + std::to_string(result->plan.groups.size()) +
-                 " CUPTI configurations (metrics of some domains cannot be collected together); kernel replay "
-                 "collects one configuration per launch, so these metrics are NA: " + others);
-    }
-    if (gpa::Outcome o = gpa::cuda::HostObject::Create(*cupti, chip, availability, &result->host); !o.ok()) {
-        NoteOnce("CUDA counters cannot be evaluated on " + chip + ": " + o.reason());
-        return result;
-    }
-    if (const CUptiResult added = result->host->AddMetrics(result->plan.groups[0].metrics); added != CUPTI_SUCCESS) {
-        NoteOnce("CUDA counters cannot be evaluated on " + chip + ": " +
-                 cupti->Failure("cuptiProfilerHostConfigAddMetrics", added).reason());
-        return result;
-    }
-    agent_->Note("CUDA counters on " + chip + ": " + std::to_string(columns_->size()) + " columns from " +
-                 std::to_string(result->plan.groups[0].metrics.size()) + " NVIDIA metrics, " +
-                 std::to_string(result->plan.passCount) + " replay pass(es) per kernel");
-    result->usable = true;
-    return result;
+    return (chips_[chip] = std::move(setup)).get();
 }
 
 CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
@@ -333,7 +206,7 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
         Timed availabilityTime(&statistics_.profilerNs);
         availability = gpa::cuda::QueryCounterAvailability(*cupti, *driver, context);
     }
-    ChipSet* set = ChipFor(chip, availability);
+    CounterSetup* set = ChipFor(chip, availability);
     if (!set->usable) return result;
     Timed profilerTime(&statistics_.profilerNs);
     // Own replay flushes the L2 before each measured kernel: a profiler that pauses around the flush spares it a
@@ -748,11 +621,21 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                     state->running = true;
                 }
                 for (ContextState::Deferred& dispatch : deferred) {
-                    if (!replayer_->RestoreSnapshot(dispatch.snapshot, &why)) {
+                    uint64_t mark = NowNs();
+                    auto lap = [&mark](uint64_t* total) {
+                        const uint64_t now = NowNs();
+                        *total += now - mark;
+                        mark = now;
+                    };
+                    const bool restored = replayer_->RestoreSnapshot(dispatch.snapshot, &why);
+                    lap(&statistics_.restoreNs);
+                    if (!restored) {
                         failure = why;
                         break;
                     }
-                    if (dispatch.flushed && !FlushUnprofiled(state, nullptr)) {
+                    const bool flushFailed = dispatch.flushed && !FlushUnprofiled(state, nullptr);
+                    lap(&statistics_.flushNs);
+                    if (flushFailed) {
                         failure = "the L2 cache flush failed between replay passes";
                         break;
                     }
@@ -765,6 +648,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                             failure = "issuing a launch again failed (CUresult " + std::to_string(static_cast<int>(r)) + ")";
                         }
                     }
+                    lap(&statistics_.relaunchNs);
                     PopRange(state);
                     if (!failure.empty()) break;
                 }
@@ -1021,7 +905,7 @@ void CounterCollector::FlushLocked(ContextState* state) {
     }
 }
 
-void CounterCollector::WriteRow(DispatchRow row, const ChipSet* chip, const std::map<std::string, double>* values) {
+void CounterCollector::WriteRow(DispatchRow row, const CounterSetup* chip, const std::map<std::string, double>* values) {
     if (!columns_) {
         // Counters could not be set up on any device: the columns asked for, all NA.
         columns_ = requested_.empty() ? DefaultCudaCounters() : requested_;

@@ -28,18 +28,12 @@
 #include <vector>
 
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/counter_setup.h"
+#include "tools/gpaprof/cuda/counter_setup_ahead.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/files/profile_model.h"
 
 namespace gpaprof::cuda {
-
-// GPA counters of the default set (gpaprof -p without --counters/-c), in column order. Trimmed at run time,
-// from the end, to what CUPTI schedules into one pass on the device.
-const std::vector<std::string>& DefaultCudaCounters();
-// The achieved-occupancy column added to -p rows (when it costs no extra pass).
-inline constexpr const char* kAchievedOccupancyCounter = "AchievedOccupancy";
-inline constexpr const char* kAchievedOccupancyMetric = "sm__warps_active.avg.pct_of_peak_sustained_active";
-inline constexpr const char* kKernelDurationMetric = "gpu__time_duration.sum";
 
 enum class ReplayMethod { Own, Cupti };
 
@@ -58,6 +52,11 @@ public:
     CounterCollector(agent::Agent* agent, std::vector<std::string> requested, uint32_t batch, ReplayMethod method,
                      LaunchReplayer* replayer);
     ~CounterCollector();
+
+    // What the set-up of a chip is made from (the counters asked for, and the columns once a chip chose them).
+    CounterRequest Request() const;
+    // Set-ups made ahead (counter_setup_ahead.h): the first context on their chip takes them.
+    void UseSetupsAhead(CounterSetupAhead* ahead) { ahead_ = ahead; }
 
     // Held by the launching thread from before the launch until after it.
     std::unique_lock<std::mutex> Lock() { return std::unique_lock<std::mutex>(mutex_); }
@@ -101,15 +100,21 @@ public:
         uint64_t configurations = 0;  // CUPTI configurations set
         uint64_t setupNs = 0;  // a context's first profiled launch: CUPTI's catalog, the plan, the profiler object
         uint64_t catalogNs = 0, planNs = 0, profilerNs = 0;  // parts of it: catalog and counters, plans, the device
+        bool madeAhead = false;     // catalog and plans were made ahead (their times then are the thread's)...
+        uint64_t aheadWaitNs = 0;   // ...and the launch waited this long for them
+        uint64_t bindNs = 0;        // binding them to the device's counter availability
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
         uint64_t launchNs = 0;  // inside the launch calls: saving, the passes, restoring (CUPTI's or gpaprof's)
+        uint64_t restoreNs = 0, flushNs = 0, relaunchNs = 0;  // parts of the batch replays (in launchNs)
     };
     Statistics statistics() const { return statistics_; }
 
 private:
-    struct ChipSet;
     struct ContextState;
-    ChipSet* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
+    CounterSetup* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
+    // The set-up made ahead for `chip`, bound to the device's availability; nullptr where there is none to use.
+    std::unique_ptr<CounterSetup> SetupMadeAhead(const gpa::cuda::CuptiApi& cupti, const std::string& chip,
+                                                 const std::vector<uint8_t>& availability);
     ContextState* StateFor(CUcontext context);
     // A batch of launches under one started configuration (kernel replay, or user replay of a one-pass set);
     // `flushBefore`: the launch to flush the L2 cache before.
@@ -142,7 +147,7 @@ private:
     // Ends the CUPTI cycle of a dispatch that went wrong with empty passes, so that the profiler stays usable.
     void FinishCycle(ContextState* state, uint32_t passesDone);
     void FlushLocked(ContextState* state);
-    void WriteRow(DispatchRow row, const ChipSet* chip, const std::map<std::string, double>* values);
+    void WriteRow(DispatchRow row, const CounterSetup* chip, const std::map<std::string, double>* values);
     void NoteOnce(const std::string& message);
 
     agent::Agent* agent_;
@@ -154,7 +159,8 @@ private:
     bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call
     bool crashing_ = false;
     std::mutex mutex_;
-    std::map<std::string, std::unique_ptr<ChipSet>> chips_;
+    CounterSetupAhead* ahead_ = nullptr;
+    std::map<std::string, std::unique_ptr<CounterSetup>> chips_;
     std::map<CUcontext, std::unique_ptr<ContextState>> contexts_;
     std::optional<std::vector<std::string>> columns_;  // fixed by the first chip
     std::vector<std::string> notes_;

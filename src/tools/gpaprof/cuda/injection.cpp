@@ -55,6 +55,7 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/device_identity.h"
+#include "backends/cuda/range_profiler.h"
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/agent/late_thread_local.h"
 #include "tools/gpaprof/cuda/arg_format.h"
@@ -272,6 +273,11 @@ private:
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
     std::unique_ptr<CounterCollector> collector_;
+    // -p: the counter set-up of device 0's chip, made on a thread of its own from the first CUDA call after cuInit
+    // on (GPAPROF_CUDA_SETUP_AHEAD=0: at the first profiled launch, as before).
+    CounterSetupAhead setupAhead_;
+    std::atomic<bool> setupAheadPending_{false};
+    void StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
     std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
     CallerLocator callers_;
@@ -472,6 +478,11 @@ bool CudaPart::Initialize(std::string* problem) {
             }
         }
         collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch, method, replayer_.get());
+        const char* ahead = std::getenv("GPAPROF_CUDA_SETUP_AHEAD");
+        if (!(ahead && std::string(ahead) == "0")) {
+            collector_->UseSetupsAhead(&setupAhead_);
+            setupAheadPending_ = true;
+        }
     }
     callers_.SkipModuleOf(reinterpret_cast<const void*>(&Callback));
     callers_.SkipModuleOf(reinterpret_cast<const void*>(&Agent::Now));
@@ -579,7 +590,32 @@ OpenCall* CudaPart::InnermostTraced() {
     return nullptr;
 }
 
+void CudaPart::StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    // Not from cuInit's own callback: the driver is still starting there.
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuInit) return;
+    if (!setupAheadPending_.exchange(false)) return;
+    Internal internal;
+    const gpa::cuda::DriverApi* driver = nullptr;
+    const gpa::cuda::CuptiApi* cupti = nullptr;
+    CUdevice device = 0;
+    std::string chip;
+    // The chip is asked for here, on the application's thread: the set-up thread then needs CUPTI's host API alone.
+    if (!gpa::cuda::LoadDriver(&driver).ok() || !gpa::cuda::LoadCupti(&cupti).ok() ||
+        driver->cuDeviceGet(&device, 0) != CUDA_SUCCESS || !gpa::cuda::QueryChipName(*cupti, device, &chip).ok()) {
+        return;  // the first profiled launch sets up (and says what is wrong)
+    }
+    CounterRequest request;
+    {
+        auto lock = collector_->Lock();
+        request = collector_->Request();
+    }
+    setupAhead_.Start(chip, [cupti, chip, request](const std::atomic<bool>& cancel) {
+        return MakeCounterSetup(*cupti, chip, {}, request, &cancel);
+    });
+}
+
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (setupAheadPending_.load(std::memory_order_relaxed)) StartSetupAhead(domain, cbid);
     if (diagEmptyCallbacks_) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         CostScope cost(costs_, CostSite::Resource);
@@ -1251,6 +1287,9 @@ void CudaPart::Finish() {
     Internal internal;
     const bool first = !exiting_.exchange(true);
     if (first) exitingThread_ = Agent::ThreadId();
+    // Before CUPTI's libraries can be torn down: the set-up thread is in them.
+    setupAheadPending_ = false;
+    setupAhead_.Stop();
     if (collector_) {
         auto lock = collector_->Lock();
         if (first) collector_->EnterExitMode();
@@ -1261,11 +1300,15 @@ void CudaPart::Finish() {
                          "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
                          "kernel replay), %llu configurations; in the launches (save, replay passes, restore) %.3f ms, "
                          "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total; "
-                         "set-up %.3f ms (catalog and counters %.3f, plans %.3f, the device's profiler %.3f)\n",
+                         "set-up %.3f ms (catalog and counters %.3f, plans %.3f%s, waited for them %.3f, bound to the "
+                         "device %.3f, the device's profiler %.3f); of the batch replays: restoring %.3f ms, L2 flushes "
+                         "%.3f ms, launches %.3f ms\n",
                          static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.ownReplayed),
                          static_cast<unsigned long long>(s.cuptiReplayed), static_cast<unsigned long long>(s.configurations),
                          s.launchNs / 1e6, s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6,
-                         s.evaluateNs / 1e6, s.setupNs / 1e6, s.catalogNs / 1e6, s.planNs / 1e6, s.profilerNs / 1e6);
+                         s.evaluateNs / 1e6, s.setupNs / 1e6, s.catalogNs / 1e6, s.planNs / 1e6,
+                         s.madeAhead ? " made ahead on a thread of their own" : "", s.aheadWaitNs / 1e6, s.bindNs / 1e6,
+                         s.profilerNs / 1e6, s.restoreNs / 1e6, s.flushNs / 1e6, s.relaunchNs / 1e6);
             if (replayer_) {
                 const LaunchReplayer::Statistics r = replayer_->statistics();
                 std::fprintf(stderr,

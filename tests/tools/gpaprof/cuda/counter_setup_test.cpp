@@ -1,0 +1,161 @@
+// gpaprof -p's counter set-up of a chip, made offline for GH100 through CUPTI's host API as the set-up thread
+// makes it ahead of the first launch: its columns and plan, a set-up on several planning threads against one,
+// cancellation, binding to a device's counter availability, and the thread that makes it ahead.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "backends/cuda/cupti_loader.h"
+#include "tools/gpaprof/cuda/counter_setup.h"
+#include "tools/gpaprof/cuda/counter_setup_ahead.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+#define REQUIRE_CUPTI(api)                                                                 \
+    const gpa::cuda::CuptiApi* api = nullptr;                                              \
+    if (gpa::Outcome loaded = gpa::cuda::LoadCupti(&api); !loaded.ok()) {                  \
+        GTEST_SKIP() << "CUPTI is not usable here: " << loaded.reason();                   \
+    }
+
+// The GPA compute counters gpaprof offers on GH100 (bench/gpaprof_vs_ncu.sh's "GPA compute set").
+const std::vector<std::string> kComputeSet = {
+    "GPUTime",       "GPUBusy",      "Wavefronts",     "VALUInsts",      "SALUInsts",  "VFetchInsts",
+    "SFetchInsts",   "VWriteInsts",  "FlatVMemInsts",  "VALUUtilization", "VALUBusy",  "SALUBusy",
+    "FetchSize",     "WriteSize",    "CacheHit",       "L1CacheHit",     "L2CacheHit", "MemUnitBusy",
+    "MemUnitStalled", "LDSInsts",    "FlatLDSInsts",   "LDSBankConflict", "CSThreadGroups", "CSThreads"};
+
+std::unique_ptr<CounterSetup> Make(const gpa::cuda::CuptiApi& api, std::vector<std::string> counters, uint32_t threads) {
+    CounterRequest request;
+    request.counters = std::move(counters);
+    request.planThreads = threads;
+    return MakeCounterSetup(api, "GH100", {}, request);
+}
+
+TEST(CounterSetup, TheDefaultSetIsOnePassWithAchievedOccupancy) {
+    REQUIRE_CUPTI(api);
+    const std::unique_ptr<CounterSetup> setup = Make(*api, {}, 1);
+    ASSERT_TRUE(setup->usable) << (setup->notes.empty() ? "" : setup->notes.back());
+    EXPECT_EQ(setup->plan.passCount, 1u);
+    ASSERT_FALSE(setup->columns.empty());
+    EXPECT_EQ(setup->columns.front(), "GPUTime");
+    EXPECT_EQ(setup->columns.back(), kAchievedOccupancyCounter);
+    EXPECT_TRUE(setup->columnsChosen);
+    for (const std::optional<uint32_t>& index : setup->columnIndex) EXPECT_TRUE(index.has_value());
+    ASSERT_NE(setup->host, nullptr);
+    // Only the metrics the counters read are described: not the chip's 3600.
+    EXPECT_LT(setup->hardware.size(), 100u);
+}
+
+TEST(CounterSetup, TheComputeSetPlansAsThePlannerDoesAndNamesWhatItLeavesOut) {
+    REQUIRE_CUPTI(api);
+    std::vector<std::string> asked = kComputeSet;
+    asked.push_back("NoSuchCounter");
+    asked.push_back("smsp__inst_executed.sum");
+    const std::unique_ptr<CounterSetup> setup = Make(*api, asked, 1);
+    ASSERT_TRUE(setup->usable);
+    bool noted = false;
+    for (const std::string& note : setup->notes) noted = noted || note.find("NoSuchCounter") != std::string::npos;
+    EXPECT_TRUE(noted);
+    EXPECT_EQ(setup->columns.size(), kComputeSet.size() + 2);  // + the NVIDIA metric, + AchievedOccupancy
+    EXPECT_EQ(setup->columns[kComputeSet.size()], "smsp__inst_executed.sum");
+    // The passes are CUPTI's for the configuration the collector will set (and ten or more for this set).
+    uint32_t passes = 0;
+    ASSERT_TRUE(gpa::cuda::ConfigPassCount(*api, setup->plan.groups[0].configImage, &passes).ok());
+    EXPECT_EQ(setup->plan.passCount, passes);
+    EXPECT_GE(setup->plan.passCount, 10u);
+}
+
+TEST(CounterSetup, SeveralPlanningThreadsMakeTheSameSetUp) {
+    REQUIRE_CUPTI(api);
+    const std::unique_ptr<CounterSetup> one = Make(*api, kComputeSet, 1);
+    const std::unique_ptr<CounterSetup> several = Make(*api, kComputeSet, 6);
+    ASSERT_TRUE(one->usable);
+    ASSERT_TRUE(several->usable);
+    EXPECT_EQ(several->columns, one->columns);
+    ASSERT_EQ(several->plan.groups.size(), one->plan.groups.size());
+    EXPECT_EQ(several->plan.groups[0].metrics, one->plan.groups[0].metrics);
+    EXPECT_EQ(several->plan.groups[0].configImage, one->plan.groups[0].configImage);
+}
+
+TEST(CounterSetup, ColumnsAnEarlierChipChoseAreKept) {
+    REQUIRE_CUPTI(api);
+    CounterRequest request;
+    request.counters = {"GPUTime", "Wavefronts", "FetchSize"};
+    request.columns = std::vector<std::string>{"Wavefronts", "GPUTime", "dram__bytes_read.sum"};
+    const std::unique_ptr<CounterSetup> setup = MakeCounterSetup(*api, "GH100", {}, request);
+    ASSERT_TRUE(setup->usable);
+    EXPECT_EQ(setup->columns, *request.columns);
+    ASSERT_EQ(setup->columnIndex.size(), 3u);
+    EXPECT_TRUE(setup->columnIndex[2].has_value());  // the metric named by the other chip's column
+}
+
+TEST(CounterSetup, ACancelledSetUpIsNotUsableAndSaysWhy) {
+    REQUIRE_CUPTI(api);
+    std::atomic<bool> cancel{true};
+    CounterRequest request;
+    request.counters = kComputeSet;
+    const std::unique_ptr<CounterSetup> setup = MakeCounterSetup(*api, "GH100", {}, request, &cancel);
+    EXPECT_FALSE(setup->usable);
+    ASSERT_FALSE(setup->notes.empty());
+    EXPECT_NE(setup->notes.back().find("cancelled"), std::string::npos) << setup->notes.back();
+}
+
+// A device's availability image comes from the device only (the GPU test binds to a real one; CUPTI crashes on
+// a made-up image): here, the same availability binds as it is, and a set-up that is not usable is refused.
+TEST(CounterSetup, BindingToTheSameAvailabilityKeepsTheSetUpAndAnUnusableOneIsRefused) {
+    REQUIRE_CUPTI(api);
+    std::unique_ptr<CounterSetup> setup = Make(*api, {}, 1);
+    ASSERT_TRUE(setup->usable);
+    const std::vector<uint8_t> image = setup->plan.groups[0].configImage;
+    std::string why;
+    EXPECT_TRUE(BindToAvailability(*api, {}, setup.get(), &why)) << why;
+    EXPECT_EQ(setup->plan.groups[0].configImage, image);
+    CounterSetup unusable;
+    EXPECT_FALSE(BindToAvailability(*api, {}, &unusable, &why));
+    EXPECT_NE(why.find("not usable"), std::string::npos) << why;
+}
+
+TEST(CounterSetupAhead, TheThreadsSetUpIsTakenOnceForItsChip) {
+    CounterSetupAhead ahead;
+    uint64_t waited = 1;
+    EXPECT_EQ(ahead.Take("GH100", &waited), nullptr);  // never started
+    EXPECT_EQ(waited, 0u);
+    ahead.Start("GH100", [](const std::atomic<bool>&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        auto setup = std::make_unique<CounterSetup>();
+        setup->chip = "GH100";
+        setup->usable = true;
+        return setup;
+    });
+    EXPECT_TRUE(ahead.started());
+    EXPECT_EQ(ahead.Take("GA100", &waited), nullptr);  // another chip: not waited for
+    std::unique_ptr<CounterSetup> setup = ahead.Take("GH100", &waited);
+    ASSERT_NE(setup, nullptr);
+    EXPECT_EQ(setup->chip, "GH100");
+    EXPECT_EQ(ahead.Take("GH100", &waited), nullptr);  // taken
+    ahead.Stop();
+    ahead.Stop();  // twice is fine
+}
+
+TEST(CounterSetupAhead, StopCancelsWhatIsBeingMadeAndNothingStartsAfterIt) {
+    CounterSetupAhead ahead;
+    std::atomic<bool> sawCancel{false};
+    ahead.Start("GH100", [&](const std::atomic<bool>& cancel) {
+        while (!cancel) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        sawCancel = true;
+        return std::unique_ptr<CounterSetup>();
+    });
+    ahead.Stop();
+    EXPECT_TRUE(sawCancel);
+    uint64_t waited = 0;
+    EXPECT_EQ(ahead.Take("GH100", &waited), nullptr);
+    CounterSetupAhead stopped;
+    stopped.Stop();
+    stopped.Start("GH100", [](const std::atomic<bool>&) { return std::make_unique<CounterSetup>(); });
+    EXPECT_FALSE(stopped.started());
+}
+
+}  // namespace
+}  // namespace gpaprof::cuda
