@@ -10,20 +10,7 @@ Outcome LegacyProfilerSession::Begin(const CuptiApi& cupti, CUcontext context, c
         return Fail(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "this CUPTI has no Profiler API sessions (" + cupti.path + ")");
     }
     std::unique_ptr<LegacyProfilerSession> result(new LegacyProfilerSession(cupti, context));
-    auto size = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_CounterDataImage_CalculateScratchBufferSize_Params);
-    size.counterDataImageSize = counterData->size();
-    size.pCounterDataImage = counterData->data();
-    CUptiResult r = cupti.cuptiProfilerCounterDataImageCalculateScratchBufferSize(&size);
-    if (r != CUPTI_SUCCESS) return cupti.Failure("cuptiProfilerCounterDataImageCalculateScratchBufferSize", r);
-    result->scratch_.assign(size.counterDataScratchBufferSize, 0);
-    auto scratch = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_CounterDataImage_InitializeScratchBuffer_Params);
-    scratch.counterDataImageSize = counterData->size();
-    scratch.pCounterDataImage = counterData->data();
-    scratch.counterDataScratchBufferSize = result->scratch_.size();
-    scratch.pCounterDataScratchBuffer = result->scratch_.data();
-    r = cupti.cuptiProfilerCounterDataImageInitializeScratchBuffer(&scratch);
-    if (r != CUPTI_SUCCESS) return cupti.Failure("cuptiProfilerCounterDataImageInitializeScratchBuffer", r);
-
+    if (Outcome o = result->InitializeScratch(counterData); !o.ok()) return o;
     auto begin = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_BeginSession_Params);
     begin.ctx = context;
     begin.counterDataImageSize = counterData->size();
@@ -34,25 +21,67 @@ Outcome LegacyProfilerSession::Begin(const CuptiApi& cupti, CUcontext context, c
     begin.replayMode = replay;
     begin.maxRangesPerPass = maxRanges;
     begin.maxLaunchesPerPass = maxRanges;
-    r = cupti.cuptiProfilerBeginSession(&begin);
+    CUptiResult r = cupti.cuptiProfilerBeginSession(&begin);
     if (r != CUPTI_SUCCESS) {
         return cupti.Failure("cuptiProfilerBeginSession (starting NVIDIA's profiler on the context)", r,
                              GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     }
     result->begun_ = true;
+    result->image_ = counterData->data();
+    result->imageSize_ = counterData->size();
+    if (Outcome o = result->SetConfig(config); !o.ok()) return o;
+    *session = std::move(result);
+    return Outcome::Ok();
+}
+
+Outcome LegacyProfilerSession::InitializeScratch(std::vector<uint8_t>* counterData) {
+    auto size = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_CounterDataImage_CalculateScratchBufferSize_Params);
+    size.counterDataImageSize = counterData->size();
+    size.pCounterDataImage = counterData->data();
+    CUptiResult r = cupti_.cuptiProfilerCounterDataImageCalculateScratchBufferSize(&size);
+    if (r != CUPTI_SUCCESS) return cupti_.Failure("cuptiProfilerCounterDataImageCalculateScratchBufferSize", r);
+    scratch_.assign(size.counterDataScratchBufferSize, 0);
+    auto scratch = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_CounterDataImage_InitializeScratchBuffer_Params);
+    scratch.counterDataImageSize = counterData->size();
+    scratch.pCounterDataImage = counterData->data();
+    scratch.counterDataScratchBufferSize = scratch_.size();
+    scratch.pCounterDataScratchBuffer = scratch_.data();
+    r = cupti_.cuptiProfilerCounterDataImageInitializeScratchBuffer(&scratch);
+    if (r != CUPTI_SUCCESS) return cupti_.Failure("cuptiProfilerCounterDataImageInitializeScratchBuffer", r);
+    return Outcome::Ok();
+}
+
+Outcome LegacyProfilerSession::SetConfig(const std::vector<uint8_t>& config) {
     auto set = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_SetConfig_Params);
-    set.ctx = context;
+    set.ctx = context_;
     set.pConfig = config.data();
     set.configSize = config.size();
     set.minNestingLevel = 1;
     set.numNestingLevels = 1;
     set.passIndex = 0;
     set.targetNestingLevel = 1;
-    r = cupti.cuptiProfilerSetConfig(&set);
-    if (r != CUPTI_SUCCESS) return cupti.Failure("cuptiProfilerSetConfig", r);
-    result->configured_ = true;
-    *session = std::move(result);
+    if (const CUptiResult r = cupti_.cuptiProfilerSetConfig(&set); r != CUPTI_SUCCESS) {
+        return cupti_.Failure("cuptiProfilerSetConfig", r);
+    }
+    configured_ = true;
     return Outcome::Ok();
+}
+
+Outcome LegacyProfilerSession::Restart(const std::vector<uint8_t>& config, std::vector<uint8_t>* counterData) {
+    if (counterData->data() != image_ || counterData->size() != imageSize_) {
+        return Fail(GPA_STATUS_ERROR_FAILED, "the counter data image is not the one the session began with");
+    }
+    if (profiling_) return Fail(GPA_STATUS_ERROR_FAILED, "a pass of the session is still in progress");
+    if (Outcome o = InitializeScratch(counterData); !o.ok()) return o;
+    if (configured_) {
+        auto unset = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_UnsetConfig_Params);
+        unset.ctx = context_;
+        configured_ = false;
+        if (const CUptiResult r = cupti_.cuptiProfilerUnsetConfig(&unset); r != CUPTI_SUCCESS) {
+            return cupti_.Failure("cuptiProfilerUnsetConfig", r);
+        }
+    }
+    return SetConfig(config);
 }
 
 LegacyProfilerSession::~LegacyProfilerSession() {

@@ -40,13 +40,22 @@ public:
     Outcome PopRange();
     // Decodes every pass submitted into the image (blocks until the device has finished them).
     Outcome Flush();
+    // After Flush, the session goes on with `config` into the same image, which the caller has put back to empty
+    // where it was (the session holds its address): no new session, whose begin costs about 0.3 s plus about
+    // 1 ms per range of room on an H100 (docs/benchmarks.md). Fails where the image is not the one it began with.
+    Outcome Restart(const std::vector<uint8_t>& config, std::vector<uint8_t>* counterData);
 
 private:
     LegacyProfilerSession(const CuptiApi& cupti, CUcontext context) : cupti_(cupti), context_(context) {}
 
     const CuptiApi& cupti_;
     const CUcontext context_;
+    Outcome SetConfig(const std::vector<uint8_t>& config);
+    Outcome InitializeScratch(std::vector<uint8_t>* counterData);
+
     std::vector<uint8_t> scratch_;
+    const uint8_t* image_ = nullptr;  // the counter data image the session began with
+    size_t imageSize_ = 0;
     bool begun_ = false;
     bool configured_ = false;
     bool profiling_ = false;  // between EnableProfiling and DisableProfiling

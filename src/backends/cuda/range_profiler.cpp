@@ -198,9 +198,21 @@ Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics
     return Outcome::Ok();
 }
 
+bool RangeProfiler::ReuseSessions() {
+    static const bool reuse = [] {
+        const char* value = std::getenv("OPENGPA_CUDA_SESSION_REUSE");
+        return value != nullptr && std::string(value) == "1";
+    }();
+    return reuse;
+}
+
 Outcome RangeProfiler::Decode() {
     if (session_) {
         const Outcome flushed = session_->Flush();
+        if (flushed.ok() && ReuseSessions()) {
+            sessionDecoded_ = true;  // kept for a next configuration like this one (ConfigureSession)
+            return flushed;
+        }
         DisableObject();  // a session per configuration
         return flushed;
     }
@@ -268,6 +280,7 @@ Outcome RangeProfiler::Configure(const std::vector<uint8_t>& config, const std::
         api_ = ProfilerApi::Range;
         pauseLost_ = session.reason();
     }
+    if (session_) DisableObject();  // a session kept from a configuration before: the Range Profiler API now
     // A configured object keeps the pass count of its configuration: CUPTI then ends the next configuration
     // after the previous one's number of passes (seen on GH100 with CUPTI 13.0). So a configuration gets a
     // fresh object, unless it is the previous one again (the same image: the same passes), as each batch of
@@ -401,6 +414,20 @@ Outcome RangeProfiler::Resume() {
 Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, const std::vector<std::string>& metrics,
                                         size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
                                         CUpti_ProfilerReplayMode replay) {
+    if (session_ && sessionDecoded_ && config == config_ && range == range_ && replay == replay_ && maxRanges == sessionRanges_) {
+        sessionDecoded_ = false;
+        // The same configuration again (gpaprof's next batch): the decoded session goes on into the same image.
+        std::string key = std::to_string(maxRanges);
+        for (const std::string& metric : metrics) key += "," + metric;
+        for (const auto& [known, empty] : emptyImages_) {
+            if (known != key || empty.size() != counterData->size()) continue;
+            std::copy(empty.begin(), empty.end(), counterData->begin());  // in place: the session holds its address
+            ScopedContext current(driver_, context_);
+            if (current.outcome().ok() && session_->Restart(config, counterData).ok()) return Outcome::Ok();
+            break;
+        }
+    }
+    sessionDecoded_ = false;
     DisableObject();  // the previous configuration's session (its data was decoded or dropped above)
     if (Outcome o = EmptyCounterData(metrics, maxRanges, counterData); !o.ok()) return o;
     ReleaseOthersOnDevice();
@@ -412,6 +439,7 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
         return o;
     }
     configured_ = true;
+    sessionRanges_ = maxRanges;
     EnabledOnDevice().emplace_back(device_, this);
     return Outcome::Ok();
 }

@@ -105,6 +105,9 @@ private:
     // OPENGPA_CUDA_FRESH_RANGE_PROFILER=1: a fresh CUPTI object for every configuration, as before the
     // reuse of one for the same configuration (to compare the two).
     static bool FreshObjectEachTime();
+    // OPENGPA_CUDA_SESSION_REUSE=1: a decoded session of the Pausable API goes on for the next configuration
+    // when it is the same one with the same room (gpaprof's next batch), instead of a new session.
+    static bool ReuseSessions();
     void DisableObject();
     void Release();  // another context needs the device: decode and disable
     Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
@@ -128,6 +131,8 @@ private:
     std::string pauseLost_;
     CUpti_RangeProfiler_Object* object_ = nullptr;  // null while disabled
     std::unique_ptr<LegacyProfilerSession> session_;  // the Pausable API's, while a configuration is set
+    size_t sessionRanges_ = 0;     // the room session_ began with
+    bool sessionDecoded_ = false;  // session_'s data was decoded and it was kept (ReuseSessions)
     std::vector<std::pair<std::string, std::vector<uint8_t>>> emptyImages_;  // by metric list and room
     bool configured_ = false;                       // a configuration was set on object_
     std::vector<uint8_t> config_;                   // object_'s configuration (range and replay modes too)
