@@ -113,6 +113,11 @@ Outcome Partition(const CuptiApi& api, const std::string& chip, const std::vecto
     return Outcome::Ok();
 }
 
+// Orderings tried for a group of `size` metrics (CUPTI takes about a millisecond per metric to schedule).
+uint32_t OrderingsFor(size_t size, const PlannerOptions& options) {
+    return std::max(1u, size <= 200 ? options.orderings : size <= 1000 ? 2u : 1u);
+}
+
 // Candidate orders for one group, the given order first; every order is deterministic.
 std::vector<std::vector<std::string>> Orderings(const std::vector<std::string>& metrics, uint32_t wanted) {
     std::vector<std::vector<std::string>> orders = {metrics};
@@ -246,14 +251,24 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
         return made;
     };
 
+    if (options.threads > 1 && options.maxMetricsPerConfiguration == 0 && cache.byOrder.count(unique) == 0) {
+        // Most sets are one configuration: its orderings made at once, the whole set's own among them.
+        if (Outcome o = MakeConfigurations(api, chip, availability, Orderings(unique, OrderingsFor(unique.size(), options)),
+                                           nullptr, options.threads, &cache);
+            !o.ok()) {
+            return o;
+        }
+    }
     std::vector<std::vector<std::string>> groups;
     std::unique_ptr<HostObject> whole;  // holds every metric in the given order when CUPTI took them at once
-    if (auto known = cache.byOrder.find(unique); known != cache.byOrder.end() && known->second) {
+    const auto known = cache.byOrder.find(unique);
+    if (known != cache.byOrder.end() && known->second) {
         groups.push_back(unique);
     } else {
         std::unique_ptr<HostObject> host;
         Outcome error;
-        const CUptiResult result = TryConfig(api, chip, availability, unique, &host, &error);
+        const CUptiResult result = known != cache.byOrder.end() ? CUPTI_ERROR_NOT_SUPPORTED  // refused before
+                                                                : TryConfig(api, chip, availability, unique, &host, &error);
         if (!error.ok()) return error;
         if (result == CUPTI_SUCCESS) {
             groups.push_back(unique);
@@ -280,8 +295,7 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
     }
 
     for (const std::vector<std::string>& members : groups) {
-        const uint32_t wanted = members.size() <= 200 ? options.orderings : members.size() <= 1000 ? 2u : 1u;
-        const std::vector<std::vector<std::string>> orders = Orderings(members, std::max(1u, wanted));
+        const std::vector<std::vector<std::string>> orders = Orderings(members, OrderingsFor(members.size(), options));
         if (options.threads > 1) {
             const std::vector<std::string>* made = whole ? &unique : nullptr;
             if (Outcome o = MakeConfigurations(api, chip, availability, orders, made, options.threads, &cache); !o.ok()) return o;
@@ -303,6 +317,24 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
         plan->groups.push_back(std::move(best));
     }
     return Outcome::Ok();
+}
+
+Outcome PrepareConfigurations(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                              const std::vector<std::vector<std::string>>& metricSets, const PlannerOptions& options) {
+    if (options.cache == nullptr) return Fail(GPA_STATUS_ERROR_FAILED, "PrepareConfigurations needs a configuration cache");
+    std::vector<std::vector<std::string>> orders;
+    for (const std::vector<std::string>& metrics : metricSets) {
+        std::vector<std::string> unique;
+        std::unordered_set<std::string> seen;
+        for (const std::string& metric : metrics) {
+            if (seen.insert(metric).second) unique.push_back(metric);
+        }
+        if (unique.empty()) continue;
+        for (std::vector<std::string>& order : Orderings(unique, OrderingsFor(unique.size(), options))) {
+            orders.push_back(std::move(order));
+        }
+    }
+    return MakeConfigurations(api, chip, availability, orders, nullptr, std::max(1u, options.threads), options.cache);
 }
 
 CuptiPassPlanner::CuptiPassPlanner(const CuptiApi& api, std::string chip, std::vector<uint8_t> availability,

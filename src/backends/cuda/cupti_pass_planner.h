@@ -73,6 +73,12 @@ PlannerOptions PlannerOptionsFromEnvironment();
 Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
                     const std::vector<std::string>& metrics, MetricPlan* plan, PlannerOptions options = {});
 
+// Makes, at once on options.threads threads, the configurations PlanMetrics would try for each of `metricSets`
+// taken as one configuration (options.orderings orderings of each), into options.cache (required): a tool that
+// will plan several related sets pays about the time of the slowest configuration instead of their sum.
+Outcome PrepareConfigurations(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
+                              const std::vector<std::vector<std::string>>& metricSets, const PlannerOptions& options);
+
 // The core's PassPlanner for a CUDA context: hardware counter indices -> CUPTI configuration groups.
 class CuptiPassPlanner : public PassPlanner {
 public:

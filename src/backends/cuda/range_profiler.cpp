@@ -201,9 +201,13 @@ Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics
 bool RangeProfiler::ReuseSessions() {
     static const bool reuse = [] {
         const char* value = std::getenv("OPENGPA_CUDA_SESSION_REUSE");
-        return value != nullptr && std::string(value) == "1";
+        return value == nullptr || std::string(value) != "0";
     }();
     return reuse;
+}
+
+void RangeProfiler::EndKeptSession() {
+    if (session_ && sessionDecoded_) DisableObject();
 }
 
 Outcome RangeProfiler::Decode() {
@@ -423,7 +427,10 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
             if (known != key || empty.size() != counterData->size()) continue;
             std::copy(empty.begin(), empty.end(), counterData->begin());  // in place: the session holds its address
             ScopedContext current(driver_, context_);
-            if (current.outcome().ok() && session_->Restart(config, counterData).ok()) return Outcome::Ok();
+            if (current.outcome().ok() && session_->Restart(config, counterData).ok()) {
+                ++sessionsReused_;
+                return Outcome::Ok();
+            }
             break;
         }
     }

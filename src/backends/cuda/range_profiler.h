@@ -95,6 +95,15 @@ public:
     const std::string& pauseLost() const { return pauseLost_; }
     Outcome Pause();
     Outcome Resume();
+    // A decoded session of the Pausable API is kept for the next configuration when that is the same one with
+    // the same room (gpaprof's next batch): it goes on into the same image instead of a new session, which costs
+    // about 0.3 s plus 1 ms per range of room to begin on an H100 and 40-130 ms to end (docs/benchmarks.md).
+    // OPENGPA_CUDA_SESSION_REUSE=0 ends each session when its data is decoded, as before.
+    static bool ReuseSessions();
+    size_t sessionsReused() const { return sessionsReused_; }
+    // Ends a session kept after its data was decoded (the process is ending: no session is left begun while CUDA
+    // and CUPTI tear down). Under Lock.
+    void EndKeptSession();
 
 private:
     RangeProfiler(const CuptiApi& cupti, const DriverApi& driver, CUcontext context, CUdevice device, ProfilerApi api)
@@ -105,9 +114,7 @@ private:
     // OPENGPA_CUDA_FRESH_RANGE_PROFILER=1: a fresh CUPTI object for every configuration, as before the
     // reuse of one for the same configuration (to compare the two).
     static bool FreshObjectEachTime();
-    // OPENGPA_CUDA_SESSION_REUSE=1: a decoded session of the Pausable API goes on for the next configuration
-    // when it is the same one with the same room (gpaprof's next batch), instead of a new session.
-    static bool ReuseSessions();
+
     void DisableObject();
     void Release();  // another context needs the device: decode and disable
     Outcome CreateCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
@@ -133,6 +140,7 @@ private:
     std::unique_ptr<LegacyProfilerSession> session_;  // the Pausable API's, while a configuration is set
     size_t sessionRanges_ = 0;     // the room session_ began with
     bool sessionDecoded_ = false;  // session_'s data was decoded and it was kept (ReuseSessions)
+    size_t sessionsReused_ = 0;
     std::vector<std::pair<std::string, std::vector<uint8_t>>> emptyImages_;  // by metric list and room
     bool configured_ = false;                       // a configuration was set on object_
     std::vector<uint8_t> config_;                   // object_'s configuration (range and replay modes too)

@@ -236,8 +236,9 @@ TEST(CuptiPassPlanner, PlanningOnSeveralThreadsGivesTheSamePlans) {
                 EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
                 EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
             }
-            // Every ordering tried one at a time was made (on the threads) and kept, and no other.
-            EXPECT_EQ(cache.byOrder.size(), sequential.byOrder.size());
+            // Every ordering tried one at a time was made (on the threads) and kept the same; a split set also
+            // has the orderings of the whole set, tried at once before CUPTI refused them.
+            EXPECT_GE(cache.byOrder.size(), sequential.byOrder.size());
             for (const auto& [order, made] : sequential.byOrder) {
                 const auto found = cache.byOrder.find(order);
                 ASSERT_NE(found, cache.byOrder.end());

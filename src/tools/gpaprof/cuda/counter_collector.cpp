@@ -795,7 +795,13 @@ void CounterCollector::Flush(CUcontext context) {
 }
 
 void CounterCollector::FlushAll() {
-    for (auto& [context, state] : contexts_) FlushLocked(state.get());
+    for (auto& [context, state] : contexts_) {
+        FlushLocked(state.get());
+        if (state->profiler && !crashing_) {
+            auto lock = gpa::cuda::RangeProfiler::Lock();
+            state->profiler->EndKeptSession();  // the process is ending: no session left begun (RangeProfiler)
+        }
+    }
 }
 
 void CounterCollector::FlushAllForCrash() {

@@ -135,6 +135,16 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
         setup->columns = *request.columns;
     } else {
         std::vector<std::string> columns = ChooseColumns(*setup, wanted, &setup->notes);
+        bool hasAchieved = false;
+        for (const std::string& column : columns) hasAchieved = hasAchieved || column == kAchievedOccupancyCounter;
+        if (options.threads > 1) {
+            // The configurations of the columns' set and of the set with AchievedOccupancy, all at once: the plans
+            // below then find them made (a pass count, the choice, the final plan).
+            std::vector<std::string> withAchieved = columns;
+            if (!hasAchieved) withAchieved.push_back(kAchievedOccupancyCounter);
+            gpa::cuda::PrepareConfigurations(cupti, chip, availability, {metricsOf(columns), metricsOf(withAchieved)},
+                                             options);
+        }
         std::optional<uint32_t> count = passes(columns);
         if (request.counters.empty()) {
             // The default set is one pass: leave out counters from the end until CUPTI schedules one.
@@ -145,8 +155,6 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
                 count = passes(columns);
             }
         }
-        bool hasAchieved = false;
-        for (const std::string& column : columns) hasAchieved = hasAchieved || column == kAchievedOccupancyCounter;
         if (!hasAchieved && count && setup->catalog.Find(kAchievedOccupancyCounter)) {
             std::vector<std::string> withAchieved = columns;
             withAchieved.push_back(kAchievedOccupancyCounter);

@@ -38,6 +38,17 @@ std::unique_ptr<CounterSetup> CounterSetupAhead::Take(const std::string& chip, u
     return std::move(setup_);
 }
 
+void CounterSetupAhead::OfferAvailability(std::vector<uint8_t> availability) {
+    if (availability.empty()) return;  // CUPTI could not say: the launch asks again
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!availability_) availability_ = std::move(availability);
+}
+
+std::optional<std::vector<uint8_t>> CounterSetupAhead::OfferedAvailability() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return availability_;
+}
+
 void CounterSetupAhead::Stop() {
     std::lock_guard<std::mutex> stopping(stopMutex_);
     cancel_ = true;

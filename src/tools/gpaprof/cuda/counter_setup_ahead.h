@@ -15,8 +15,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tools/gpaprof/cuda/counter_setup.h"
 
@@ -40,6 +42,10 @@ public:
     std::unique_ptr<CounterSetup> Take(const std::string& chip, uint64_t* waitedNs);
     // Cancels what is still being made and joins the thread.
     void Stop();
+    // The counter availability image of the first context on the set-up's device, offered when the context is
+    // created: the thread binds the set-up to it once made (BindToAvailability), so that the launch need not.
+    void OfferAvailability(std::vector<uint8_t> availability);
+    std::optional<std::vector<uint8_t>> OfferedAvailability();
 
 private:
     std::atomic<bool> started_{false};
@@ -51,6 +57,7 @@ private:
     std::string chip_;
     int process_ = 0;  // the process that started the thread
     std::unique_ptr<CounterSetup> setup_;
+    std::optional<std::vector<uint8_t>> availability_;
     std::thread thread_;
 };
 

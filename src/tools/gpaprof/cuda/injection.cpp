@@ -277,7 +277,11 @@ private:
     // on (GPAPROF_CUDA_SETUP_AHEAD=0: at the first profiled launch, as before).
     CounterSetupAhead setupAhead_;
     std::atomic<bool> setupAheadPending_{false};
+    CUdevice setupAheadDevice_ = 0;
+    std::atomic<bool> availabilityOffered_{false};
     void StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+    // The first context on the set-up's device: its counter availability for the set-up thread to bind to.
+    void OfferAvailabilityAhead(CUcontext context);
     std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
     std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
     CallerLocator callers_;
@@ -609,9 +613,31 @@ void CudaPart::StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
         auto lock = collector_->Lock();
         request = collector_->Request();
     }
-    setupAhead_.Start(chip, [cupti, chip, request](const std::atomic<bool>& cancel) {
-        return MakeCounterSetup(*cupti, chip, {}, request, &cancel);
+    setupAheadDevice_ = device;
+    setupAhead_.Start(chip, [this, cupti, chip, request](const std::atomic<bool>& cancel) {
+        std::unique_ptr<CounterSetup> setup = MakeCounterSetup(*cupti, chip, {}, request, &cancel);
+        // The application's context usually exists by now: bound here, the launch has nothing left to do.
+        if (const std::optional<std::vector<uint8_t>> availability = setupAhead_.OfferedAvailability();
+            availability && setup->usable && !cancel) {
+            std::string why;
+            BindToAvailability(*cupti, *availability, setup.get(), &why);  // else the launch binds, and says why not
+        }
+        return setup;
     });
+}
+
+void CudaPart::OfferAvailabilityAhead(CUcontext context) {
+    if (!setupAhead_.started() || availabilityOffered_.exchange(true)) return;
+    Internal internal;
+    const gpa::cuda::DriverApi* driver = nullptr;
+    const gpa::cuda::CuptiApi* cupti = nullptr;
+    if (!gpa::cuda::LoadDriver(&driver).ok() || !gpa::cuda::LoadCupti(&cupti).ok()) return;
+    CUdevice device = -1;
+    {
+        gpa::cuda::ScopedContext current(*driver, context);
+        if (!current.outcome().ok() || driver->cuCtxGetDevice(&device) != CUDA_SUCCESS) return;
+    }
+    if (device == setupAheadDevice_) setupAhead_.OfferAvailability(gpa::cuda::QueryCounterAvailability(*cupti, *driver, context));
 }
 
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
@@ -1108,6 +1134,7 @@ void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
 void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         RecordDevices();
+        if (collector_) OfferAvailabilityAhead(data->context);
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         if (collector_) {
             auto lock = collector_->Lock();

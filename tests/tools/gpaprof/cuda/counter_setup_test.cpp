@@ -157,5 +157,16 @@ TEST(CounterSetupAhead, StopCancelsWhatIsBeingMadeAndNothingStartsAfterIt) {
     EXPECT_FALSE(stopped.started());
 }
 
+TEST(CounterSetupAhead, TheFirstAvailabilityOfferedIsKeptAndAnEmptyOneIsNone) {
+    CounterSetupAhead ahead;
+    EXPECT_FALSE(ahead.OfferedAvailability().has_value());
+    ahead.OfferAvailability({});  // CUPTI could not say
+    EXPECT_FALSE(ahead.OfferedAvailability().has_value());
+    ahead.OfferAvailability({1, 2, 3});
+    ahead.OfferAvailability({4});
+    ASSERT_TRUE(ahead.OfferedAvailability().has_value());
+    EXPECT_EQ(*ahead.OfferedAvailability(), (std::vector<uint8_t>{1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace gpaprof::cuda
