@@ -52,6 +52,12 @@ std::optional<std::vector<uint8_t>> CounterSetupAhead::OfferedAvailability() {
 void CounterSetupAhead::Stop() {
     std::lock_guard<std::mutex> stopping(stopMutex_);
     cancel_ = true;
+    {
+        // A child forked after the thread started (a data loader's worker, say) has no such thread: joining it
+        // there is undefined (glibc happens to return at once), and Take there gives nothing.
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (started() && process_ != ::getpid()) return;
+    }
     if (thread_.joinable()) thread_.join();
 }
 

@@ -6,6 +6,10 @@
 #include <chrono>
 #include <thread>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "backends/cuda/cupti_loader.h"
 #include "tools/gpaprof/cuda/counter_setup.h"
 #include "tools/gpaprof/cuda/counter_setup_ahead.h"
@@ -155,6 +159,40 @@ TEST(CounterSetupAhead, StopCancelsWhatIsBeingMadeAndNothingStartsAfterIt) {
     stopped.Stop();
     stopped.Start("GH100", [](const std::atomic<bool>&) { return std::make_unique<CounterSetup>(); });
     EXPECT_FALSE(stopped.started());
+}
+
+// A child forked while the thread runs has no such thread: Take there gives nothing instead of waiting forever,
+// Stop returns, and the parent still gets its set-up.
+TEST(CounterSetupAhead, AForkedChildNeitherWaitsForNorJoinsTheParentsThread) {
+    CounterSetupAhead ahead;
+    std::atomic<bool> release{false};
+    ahead.Start("GH100", [&](const std::atomic<bool>&) {
+        while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        auto setup = std::make_unique<CounterSetup>();
+        setup->usable = true;
+        return setup;
+    });
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        uint64_t waited = 0;
+        const bool none = ahead.Take("GH100", &waited) == nullptr;
+        ahead.Stop();  // must return
+        ::_exit(none ? 0 : 1);
+    }
+    int status = -1;
+    for (int i = 0; i < 500 && ::waitpid(child, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (status == -1) {
+        ::kill(child, SIGKILL);
+        ::waitpid(child, &status, 0);
+        ADD_FAILURE() << "the child hung in Take or Stop";
+    } else {
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    }
+    release = true;
+    uint64_t waited = 0;
+    EXPECT_NE(ahead.Take("GH100", &waited), nullptr);
+    ahead.Stop();
 }
 
 TEST(CounterSetupAhead, TheFirstAvailabilityOfferedIsKeptAndAnEmptyOneIsNone) {
