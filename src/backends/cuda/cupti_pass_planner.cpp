@@ -158,6 +158,7 @@ std::optional<ConfigGroup> MakeConfiguration(const CuptiApi& api, const std::str
         return std::nullopt;
     }
     made.metrics = order;
+    made.host = std::move(host);
     return made;
 }
 
@@ -314,23 +315,26 @@ Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vec
                                                      " metrics that it had accepted while grouping them");
         }
         plan->passCount += best.passes;
+        if (!options.keepHosts) best.host.reset();
         plan->groups.push_back(std::move(best));
     }
     return Outcome::Ok();
 }
 
 Outcome PrepareConfigurations(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                              const std::vector<std::vector<std::string>>& metricSets, const PlannerOptions& options) {
+                              const std::vector<SetToPlan>& sets, const PlannerOptions& options) {
     if (options.cache == nullptr) return Fail(GPA_STATUS_ERROR_FAILED, "PrepareConfigurations needs a configuration cache");
     std::vector<std::vector<std::string>> orders;
-    for (const std::vector<std::string>& metrics : metricSets) {
+    for (const SetToPlan& set : sets) {
         std::vector<std::string> unique;
         std::unordered_set<std::string> seen;
-        for (const std::string& metric : metrics) {
+        for (const std::string& metric : set.metrics) {
             if (seen.insert(metric).second) unique.push_back(metric);
         }
         if (unique.empty()) continue;
-        for (std::vector<std::string>& order : Orderings(unique, OrderingsFor(unique.size(), options))) {
+        PlannerOptions forSet = options;
+        forSet.orderings = set.orderings;
+        for (std::vector<std::string>& order : Orderings(unique, OrderingsFor(unique.size(), forSet))) {
             orders.push_back(std::move(order));
         }
     }

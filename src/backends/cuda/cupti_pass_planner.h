@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cuda/cupti_host.h"
 #include "backends/cuda/cupti_loader.h"
 #include "counters/counter_definition.h"
 #include "counters/pass_plan.h"
@@ -30,6 +31,9 @@ struct ConfigGroup {
     std::vector<std::string> metrics;  // in the order they were given to CUPTI
     std::vector<uint8_t> configImage;
     uint32_t passes = 0;               // cuptiProfilerHostGetNumOfPasses of configImage
+    // The host object the image was made with (these metrics added in this order): it evaluates the data the
+    // configuration collects. Kept in a ConfigurationCache, and in a plan with PlannerOptions::keepHosts.
+    std::shared_ptr<HostObject> host;
 };
 
 struct MetricPlan {
@@ -60,6 +64,9 @@ struct PlannerOptions {
     // CUPTI takes 0.05-0.15 s per ordering of the 45 metrics of the GPA compute set). The plan is the same
     // whatever the number: the orderings are compared in the same order.
     uint32_t threads = 1;
+    // The plan's groups keep their host objects (ConfigGroup::host), so that the caller need not make one again
+    // to evaluate them (CUPTI takes about 0.1 s to add the 46 metrics of the GPA compute set).
+    bool keepHosts = false;
 };
 
 // Threads for planning: OPENGPA_CUDA_PLAN_THREADS, else the processor's cores, at most 8 (1 where neither is known).
@@ -73,11 +80,16 @@ PlannerOptions PlannerOptionsFromEnvironment();
 Outcome PlanMetrics(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
                     const std::vector<std::string>& metrics, MetricPlan* plan, PlannerOptions options = {});
 
-// Makes, at once on options.threads threads, the configurations PlanMetrics would try for each of `metricSets`
-// taken as one configuration (options.orderings orderings of each), into options.cache (required): a tool that
-// will plan several related sets pays about the time of the slowest configuration instead of their sum.
+// A metric set a caller will plan, and how many orderings it will try (PlannerOptions::orderings).
+struct SetToPlan {
+    std::vector<std::string> metrics;
+    uint32_t orderings = 6;
+};
+// Makes, at once on options.threads threads, the configurations PlanMetrics would try for each set taken as one
+// configuration, into options.cache (required): a tool that will plan several related sets pays about the time of
+// the slowest configuration instead of their sum.
 Outcome PrepareConfigurations(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                              const std::vector<std::vector<std::string>>& metricSets, const PlannerOptions& options);
+                              const std::vector<SetToPlan>& sets, const PlannerOptions& options);
 
 // The core's PassPlanner for a CUDA context: hardware counter indices -> CUPTI configuration groups.
 class CuptiPassPlanner : public PassPlanner {

@@ -12,6 +12,7 @@
 
 #include "backends/cuda/chip_counters.h"
 #include "backends/cuda/counter_data_fixture.h"
+#include "backends/cuda/cupti_pass_planner.h"
 #include "cuda_test_support.h"
 
 namespace gpa::cuda {
@@ -97,6 +98,44 @@ TEST(CounterDataFixtures, EvaluateToTheValuesTheGpuReportedAndTheKnownAnswers) {
         }
     }
     EXPECT_GT(checked, 0u);
+}
+
+// A plan that keeps its host objects (PlannerOptions::keepHosts, gpaprof's evaluator) evaluates recorded counter
+// data to exactly what a host object made afresh for the same metrics gives.
+TEST(CounterDataFixtures, APlansKeptHostObjectEvaluatesAsAFreshOne) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    const std::vector<std::filesystem::path> fixtures = Fixtures();
+    if (fixtures.empty()) GTEST_SKIP() << "no counter data fixtures recorded yet (tests/backends/cuda/fixtures)";
+    size_t compared = 0;
+    for (const std::filesystem::path& directory : fixtures) {
+        SCOPED_TRACE(directory.string());
+        CounterDataFixture fixture;
+        ASSERT_TRUE(ReadCounterDataFixture(directory.string(), &fixture).ok());
+        const CounterDataFixture::Group& group = fixture.groups[0];
+        PlannerOptions options;
+        options.keepHosts = true;
+        MetricPlan plan;
+        ASSERT_TRUE(PlanMetrics(*api, fixture.chip, {}, group.metrics, &plan, options).ok());
+        ASSERT_FALSE(plan.groups.empty());
+        ASSERT_NE(plan.groups[0].host, nullptr);
+        std::unique_ptr<HostObject> fresh;
+        ASSERT_TRUE(HostObject::Create(*api, fixture.chip, {}, &fresh).ok());
+        ASSERT_EQ(fresh->AddMetrics(plan.groups[0].metrics), CUPTI_SUCCESS);
+        std::vector<std::string> ranges;
+        ASSERT_TRUE(CounterDataRangeNames(*api, group.counterData, &ranges).ok());
+        for (size_t r = 0; r < ranges.size(); ++r) {
+            std::vector<double> kept, made;
+            ASSERT_TRUE(plan.groups[0].host->Evaluate(group.counterData, r, plan.groups[0].metrics, &kept).ok());
+            ASSERT_TRUE(fresh->Evaluate(group.counterData, r, plan.groups[0].metrics, &made).ok());
+            EXPECT_EQ(kept, made) << "range " << ranges[r];
+            ++compared;
+        }
+        PlannerOptions without;
+        MetricPlan dropped;
+        ASSERT_TRUE(PlanMetrics(*api, fixture.chip, {}, group.metrics, &dropped, without).ok());
+        EXPECT_EQ(dropped.groups[0].host, nullptr);  // not kept unless asked for
+    }
+    EXPECT_GT(compared, 0u);
 }
 
 }  // namespace

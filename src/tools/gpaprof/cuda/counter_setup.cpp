@@ -138,12 +138,15 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
         bool hasAchieved = false;
         for (const std::string& column : columns) hasAchieved = hasAchieved || column == kAchievedOccupancyCounter;
         if (options.threads > 1) {
-            // The configurations of the columns' set and of the set with AchievedOccupancy, all at once: the plans
-            // below then find them made (a pass count, the choice, the final plan).
-            std::vector<std::string> withAchieved = columns;
-            if (!hasAchieved) withAchieved.push_back(kAchievedOccupancyCounter);
-            gpa::cuda::PrepareConfigurations(cupti, chip, availability, {metricsOf(columns), metricsOf(withAchieved)},
-                                             options);
+            // The configurations the plans below try, all at once: the columns' set for its pass count, and the
+            // set with AchievedOccupancy, the one usually kept, with every ordering of the final plan.
+            std::vector<gpa::cuda::SetToPlan> sets = {{metricsOf(columns), hasAchieved ? options.orderings : probing.orderings}};
+            if (!hasAchieved) {
+                std::vector<std::string> withAchieved = columns;
+                withAchieved.push_back(kAchievedOccupancyCounter);
+                sets.push_back({metricsOf(withAchieved), options.orderings});
+            }
+            gpa::cuda::PrepareConfigurations(cupti, chip, availability, sets, options);
         }
         std::optional<uint32_t> count = passes(columns);
         if (request.counters.empty()) {
@@ -176,7 +179,9 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
         setup->notes.push_back("the CUDA counter set-up was cancelled: the process is ending");
         return setup;
     }
-    if (gpa::Outcome o = gpa::cuda::PlanMetrics(cupti, chip, availability, metricsOf(setup->columns), &setup->plan, options);
+    gpa::cuda::PlannerOptions final = options;
+    final.keepHosts = true;  // the first group's host object evaluates its ranges
+    if (gpa::Outcome o = gpa::cuda::PlanMetrics(cupti, chip, availability, metricsOf(setup->columns), &setup->plan, final);
         !o.ok()) {
         setup->notes.push_back("CUDA counters cannot be scheduled on " + chip + ": " + o.reason());
         return setup;
@@ -194,13 +199,10 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
                                " CUPTI configurations (metrics of some domains cannot be collected together); kernel "
                                "replay collects one configuration per launch, so these metrics are NA: " + others);
     }
-    if (gpa::Outcome o = gpa::cuda::HostObject::Create(cupti, chip, availability, &setup->host); !o.ok()) {
-        setup->notes.push_back("CUDA counters cannot be evaluated on " + chip + ": " + o.reason());
-        return setup;
-    }
-    if (const CUptiResult added = setup->host->AddMetrics(setup->plan.groups[0].metrics); added != CUPTI_SUCCESS) {
-        setup->notes.push_back("CUDA counters cannot be evaluated on " + chip + ": " +
-                               cupti.Failure("cuptiProfilerHostConfigAddMetrics", added).reason());
+    setup->host = setup->plan.groups[0].host;
+    for (gpa::cuda::ConfigGroup& group : setup->plan.groups) group.host.reset();  // the others are never evaluated
+    if (!setup->host) {
+        setup->notes.push_back("CUDA counters cannot be evaluated on " + chip + ": the planner kept no CUPTI host object");
         return setup;
     }
     setup->planNs = NowNs() - started;

@@ -46,7 +46,7 @@ struct CounterSetup {
     bool columnsChosen = false;                        // ...once chosen (from the catalog, or the request's)
     std::vector<std::optional<uint32_t>> columnIndex;  // catalog index per column; empty: not on this chip
     gpa::cuda::MetricPlan plan;
-    std::unique_ptr<gpa::cuda::HostObject> host;  // evaluates the plan's first configuration
+    std::shared_ptr<gpa::cuda::HostObject> host;  // evaluates the plan's first configuration (the one that made it)
     std::vector<std::string> notes;               // for the user, in the order they arose
     bool usable = false;
     uint64_t catalogNs = 0, planNs = 0;  // what making it took: the catalog and counters, the plans
