@@ -32,6 +32,8 @@ std::unique_ptr<CounterSetup> CounterSetupAhead::Take(const std::string& chip, u
     const auto begun = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mutex_);
     if (chip != chip_ || process_ != ::getpid()) return nullptr;  // a forked child has no such thread
+    asked_ = true;
+    changed_.notify_all();
     finished_.wait(lock, [this] { return done_; });
     *waitedNs = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begun).count());
@@ -42,6 +44,13 @@ void CounterSetupAhead::OfferAvailability(std::vector<uint8_t> availability) {
     if (availability.empty()) return;  // CUPTI could not say: the launch asks again
     std::lock_guard<std::mutex> lock(mutex_);
     if (!availability_) availability_ = std::move(availability);
+    changed_.notify_all();
+}
+
+std::optional<std::vector<uint8_t>> CounterSetupAhead::AwaitAvailability() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return availability_.has_value() || asked_ || cancel_.load(); });
+    return availability_;
 }
 
 std::optional<std::vector<uint8_t>> CounterSetupAhead::OfferedAvailability() {
@@ -51,7 +60,11 @@ std::optional<std::vector<uint8_t>> CounterSetupAhead::OfferedAvailability() {
 
 void CounterSetupAhead::Stop() {
     std::lock_guard<std::mutex> stopping(stopMutex_);
-    cancel_ = true;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cancel_ = true;
+        changed_.notify_all();
+    }
     {
         // A child forked after the thread started (a data loader's worker, say) has no such thread: joining it
         // there is undefined (glibc happens to return at once), and Take there gives nothing.

@@ -46,6 +46,10 @@ public:
     // created: the thread binds the set-up to it once made (BindToAvailability), so that the launch need not.
     void OfferAvailability(std::vector<uint8_t> availability);
     std::optional<std::vector<uint8_t>> OfferedAvailability();
+    // For the maker, once it has made the set-up: the availability offered, waiting for it while nobody asks for
+    // the set-up (Take) and nothing cancels it; nullopt when it is asked for or cancelled first. (The context is
+    // usually created before the first launch: the binding then happens in between, off the launch's path.)
+    std::optional<std::vector<uint8_t>> AwaitAvailability();
 
 private:
     std::atomic<bool> started_{false};
@@ -53,7 +57,9 @@ private:
     std::mutex stopMutex_;  // Start and Stop, from any thread
     std::mutex mutex_;      // guards what follows
     std::condition_variable finished_;
+    std::condition_variable changed_;  // availability offered, the set-up asked for, or cancelled
     bool done_ = false;
+    bool asked_ = false;
     std::string chip_;
     int process_ = 0;  // the process that started the thread
     std::unique_ptr<CounterSetup> setup_;

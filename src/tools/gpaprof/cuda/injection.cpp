@@ -616,11 +616,12 @@ void CudaPart::StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
     setupAheadDevice_ = device;
     setupAhead_.Start(chip, [this, cupti, chip, request](const std::atomic<bool>& cancel) {
         std::unique_ptr<CounterSetup> setup = MakeCounterSetup(*cupti, chip, {}, request, &cancel);
-        // The application's context usually exists by now: bound here, the launch has nothing left to do.
-        if (const std::optional<std::vector<uint8_t>> availability = setupAhead_.OfferedAvailability();
-            availability && setup->usable && !cancel) {
+        // Bound here to the availability of the application's context once it exists, the launch has nothing
+        // left to do; asked for before that, the launch binds (and says why not where it cannot).
+        if (!setup->usable) return setup;
+        if (const std::optional<std::vector<uint8_t>> availability = setupAhead_.AwaitAvailability(); availability && !cancel) {
             std::string why;
-            BindToAvailability(*cupti, *availability, setup.get(), &why);  // else the launch binds, and says why not
+            BindToAvailability(*cupti, *availability, setup.get(), &why);
         }
         return setup;
     });

@@ -195,6 +195,37 @@ TEST(CounterSetupAhead, AForkedChildNeitherWaitsForNorJoinsTheParentsThread) {
     ahead.Stop();
 }
 
+// The thread, its set-up made, waits for the availability of the application's context (to bind to it off the
+// launch's path) until the set-up is asked for; asked for first, it gives the set-up as it is, without waiting.
+TEST(CounterSetupAhead, TheMakerWaitsForTheAvailabilityUntilTheSetUpIsAskedFor) {
+    for (bool offered : {true, false}) {
+        CounterSetupAhead ahead;
+        std::optional<std::vector<uint8_t>> seen;
+        ahead.Start("GH100", [&](const std::atomic<bool>&) {
+            seen = ahead.AwaitAvailability();
+            auto setup = std::make_unique<CounterSetup>();
+            setup->usable = true;
+            return setup;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (offered) ahead.OfferAvailability({7, 8});
+        uint64_t waited = 0;
+        EXPECT_NE(ahead.Take("GH100", &waited), nullptr);
+        ahead.Stop();
+        EXPECT_EQ(seen.has_value(), offered);
+        if (offered) {
+            EXPECT_EQ(*seen, (std::vector<uint8_t>{7, 8}));
+        }
+    }
+    // Nothing offered and nothing asked: Stop ends the wait.
+    CounterSetupAhead ahead;
+    ahead.Start("GH100", [&](const std::atomic<bool>&) {
+        ahead.AwaitAvailability();
+        return std::make_unique<CounterSetup>();
+    });
+    ahead.Stop();
+}
+
 TEST(CounterSetupAhead, TheFirstAvailabilityOfferedIsKeptAndAnEmptyOneIsNone) {
     CounterSetupAhead ahead;
     EXPECT_FALSE(ahead.OfferedAvailability().has_value());
