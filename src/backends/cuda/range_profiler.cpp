@@ -421,17 +421,14 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
     if (session_ && sessionDecoded_ && config == config_ && range == range_ && replay == replay_ && maxRanges == sessionRanges_) {
         sessionDecoded_ = false;
         // The same configuration again (gpaprof's next batch): the decoded session goes on into the same image.
-        std::string key = std::to_string(maxRanges);
-        for (const std::string& metric : metrics) key += "," + metric;
-        for (const auto& [known, empty] : emptyImages_) {
-            if (known != key || empty.size() != counterData->size()) continue;
-            std::copy(empty.begin(), empty.end(), counterData->begin());  // in place: the session holds its address
+        const std::vector<uint8_t>* empty = KnownEmptyImage(metrics, maxRanges);
+        if (empty && empty->size() == counterData->size()) {
+            std::copy(empty->begin(), empty->end(), counterData->begin());  // in place: the session holds its address
             ScopedContext current(driver_, context_);
             if (current.outcome().ok() && session_->Restart(config, counterData).ok()) {
                 ++sessionsReused_;
                 return Outcome::Ok();
             }
-            break;
         }
     }
     sessionDecoded_ = false;
@@ -451,16 +448,27 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
     return Outcome::Ok();
 }
 
-Outcome RangeProfiler::EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
-                                        std::vector<uint8_t>* image) {
+std::string RangeProfiler::EmptyImageKey(const std::vector<std::string>& metrics, size_t maxRanges) {
     std::string key = std::to_string(maxRanges);
     for (const std::string& metric : metrics) key += "," + metric;
+    return key;
+}
+
+const std::vector<uint8_t>* RangeProfiler::KnownEmptyImage(const std::vector<std::string>& metrics, size_t maxRanges) const {
+    const std::string key = EmptyImageKey(metrics, maxRanges);
     for (const auto& [known, empty] : emptyImages_) {
-        if (known == key) {
-            *image = empty;
-            return Outcome::Ok();
-        }
+        if (known == key) return &empty;
     }
+    return nullptr;
+}
+
+Outcome RangeProfiler::EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
+                                        std::vector<uint8_t>* image) {
+    if (const std::vector<uint8_t>* known = KnownEmptyImage(metrics, maxRanges)) {
+        *image = *known;
+        return Outcome::Ok();
+    }
+    std::string key = EmptyImageKey(metrics, maxRanges);
     if (Outcome o = EnableObject(); !o.ok()) return o;
     const Outcome made = CreateCounterData(metrics, maxRanges, image);
     DisableObject();

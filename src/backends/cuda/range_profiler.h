@@ -125,6 +125,9 @@ private:
                              size_t maxRanges, std::vector<uint8_t>* counterData, CUpti_ProfilerRange range,
                              CUpti_ProfilerReplayMode replay);
     Outcome EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges, std::vector<uint8_t>* image);
+    // The empty image made before for `metrics` and room (nullptr: none yet), by EmptyImageKey.
+    const std::vector<uint8_t>* KnownEmptyImage(const std::vector<std::string>& metrics, size_t maxRanges) const;
+    static std::string EmptyImageKey(const std::vector<std::string>& metrics, size_t maxRanges);
     void ReleaseOthersOnDevice();
     // The configuration is set: what it is, and `pending` as the owner of what it will collect.
     void Configured(const std::vector<uint8_t>& config, CUpti_ProfilerRange range, CUpti_ProfilerReplayMode replay,
