@@ -1,6 +1,10 @@
 #include "backends/cuda/range_profiler.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+
+#include "backends/cuda/large_buffer.h"
 
 namespace gpa::cuda {
 
@@ -67,6 +71,25 @@ std::vector<uint8_t> QueryCounterAvailability(const CuptiApi& cupti, const Drive
 namespace {
 
 std::mutex gLock;
+RangeProfiler::StepTimes gStepTimes;  // under gLock
+
+uint64_t NowNs() {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+// Adds the time of a scope to a total.
+class StepTimer {
+public:
+    explicit StepTimer(uint64_t* total) : total_(total), start_(NowNs()) {}
+    ~StepTimer() { *total_ += NowNs() - start_; }
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+
+private:
+    uint64_t* total_;
+    uint64_t start_;
+};
 // The profiler whose CUPTI object is enabled on each device.
 std::vector<std::pair<CUdevice, RangeProfiler*>>& EnabledOnDevice() {
     static std::vector<std::pair<CUdevice, RangeProfiler*>> enabled;
@@ -76,6 +99,8 @@ std::vector<std::pair<CUdevice, RangeProfiler*>>& EnabledOnDevice() {
 }  // namespace
 
 std::unique_lock<std::mutex> RangeProfiler::Lock() { return std::unique_lock<std::mutex>(gLock); }
+
+RangeProfiler::StepTimes RangeProfiler::ProcessStepTimes() { return gStepTimes; }
 
 bool RangeProfiler::FreshObjectEachTime() {
     static const bool fresh = [] {
@@ -137,6 +162,7 @@ void RangeProfiler::ReleaseOthersOnDevice() {
 
 void RangeProfiler::DisableObject() {
     if (session_) {
+        StepTimer timer(&gStepTimes.sessionEndNs);
         session_.reset();  // ends the session: data not flushed is dropped
         configured_ = false;
     }
@@ -188,7 +214,8 @@ Outcome RangeProfiler::CreateCounterData(const std::vector<std::string>& metrics
     size.maxNumRangeTreeNodes = static_cast<uint32_t>(maxRanges);
     CUptiResult result = cupti_.cuptiRangeProfilerGetCounterDataSize(&size);
     if (result != CUPTI_SUCCESS) return cupti_.Failure("cuptiRangeProfilerGetCounterDataSize", result);
-    image->assign(size.counterDataSize, 0);
+    AssignZeroed(image, size.counterDataSize);
+    gStepTimes.largestImageBytes = std::max<uint64_t>(gStepTimes.largestImageBytes, size.counterDataSize);
     auto init = OPENGPA_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     init.pRangeProfilerObject = object_;
     init.counterDataSize = image->size();
@@ -423,6 +450,7 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
         // The same configuration again (gpaprof's next batch): the decoded session goes on into the same image.
         const std::vector<uint8_t>* empty = KnownEmptyImage(metrics, maxRanges);
         if (empty && empty->size() == counterData->size()) {
+            StepTimer timer(&gStepTimes.sessionRestartNs);
             std::copy(empty->begin(), empty->end(), counterData->begin());  // in place: the session holds its address
             ScopedContext current(driver_, context_);
             if (current.outcome().ok() && session_->Restart(config, counterData).ok()) {
@@ -435,6 +463,8 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
     DisableObject();  // the previous configuration's session (its data was decoded or dropped above)
     if (Outcome o = EmptyCounterData(metrics, maxRanges, counterData); !o.ok()) return o;
     ReleaseOthersOnDevice();
+    StepTimer timer(&gStepTimes.sessionBeginNs);
+    ++gStepTimes.sessionsBegun;
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
     if (Outcome o = LegacyProfilerSession::Begin(cupti_, context_, config, counterData, range, replay, maxRanges, &session_);
@@ -465,15 +495,18 @@ const std::vector<uint8_t>* RangeProfiler::KnownEmptyImage(const std::vector<std
 Outcome RangeProfiler::EmptyCounterData(const std::vector<std::string>& metrics, size_t maxRanges,
                                         std::vector<uint8_t>* image) {
     if (const std::vector<uint8_t>* known = KnownEmptyImage(metrics, maxRanges)) {
-        *image = *known;
+        AssignCopy(image, *known);
         return Outcome::Ok();
     }
     std::string key = EmptyImageKey(metrics, maxRanges);
+    StepTimer timer(&gStepTimes.emptyImageNs);
+    ++gStepTimes.emptyImages;
     if (Outcome o = EnableObject(); !o.ok()) return o;
     const Outcome made = CreateCounterData(metrics, maxRanges, image);
     DisableObject();
     if (!made.ok()) return made;
-    emptyImages_.emplace_back(std::move(key), *image);
+    emptyImages_.emplace_back(std::move(key), std::vector<uint8_t>());
+    AssignCopy(&emptyImages_.back().second, *image);
     if (emptyImages_.size() > 4) emptyImages_.erase(emptyImages_.begin());  // a few sizes at a time
     return Outcome::Ok();
 }

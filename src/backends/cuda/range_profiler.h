@@ -101,6 +101,14 @@ public:
     // OPENGPA_CUDA_SESSION_REUSE=0 ends each session when its data is decoded, as before.
     static bool ReuseSessions();
     size_t sessionsReused() const { return sessionsReused_; }
+    // Where configuring went, process-wide (gpaprof's statistics line): the empty counter data images made,
+    // the Profiler API sessions begun, gone on (Restart) and ended, in nanoseconds.
+    struct StepTimes {
+        uint64_t emptyImageNs = 0, sessionBeginNs = 0, sessionRestartNs = 0, sessionEndNs = 0;
+        uint64_t emptyImages = 0, sessionsBegun = 0;
+        uint64_t largestImageBytes = 0;
+    };
+    static StepTimes ProcessStepTimes();  // under Lock
     // Ends a session kept after its data was decoded (the process is ending: no session is left begun while CUDA
     // and CUPTI tear down). Under Lock.
     void EndKeptSession();

@@ -1337,6 +1337,16 @@ void CudaPart::Finish() {
                          s.evaluateNs / 1e6, s.setupNs / 1e6, s.catalogNs / 1e6, s.planNs / 1e6,
                          s.madeAhead ? " made ahead on a thread of their own" : "", s.aheadWaitNs / 1e6, s.bindNs / 1e6,
                          s.profilerNs / 1e6, s.restoreNs / 1e6, s.flushNs / 1e6, s.relaunchNs / 1e6);
+            {
+                auto profilerLock = gpa::cuda::RangeProfiler::Lock();
+                const gpa::cuda::RangeProfiler::StepTimes t = gpa::cuda::RangeProfiler::ProcessStepTimes();
+                std::fprintf(stderr,
+                             "gpaprof: CUDA profiler steps: %llu empty counter data images %.3f ms (the largest %.1f MB), "
+                             "%llu sessions begun %.3f ms, gone on %.3f ms, ended %.3f ms\n",
+                             static_cast<unsigned long long>(t.emptyImages), t.emptyImageNs / 1e6, t.largestImageBytes / 1e6,
+                             static_cast<unsigned long long>(t.sessionsBegun), t.sessionBeginNs / 1e6,
+                             t.sessionRestartNs / 1e6, t.sessionEndNs / 1e6);
+            }
             if (replayer_) {
                 const LaunchReplayer::Statistics r = replayer_->statistics();
                 std::fprintf(stderr,
