@@ -18,7 +18,7 @@ constexpr size_t kWorthAdvising = 4 * kHugePage;  // below that, few huge pages 
 void Reserve(std::vector<uint8_t>* buffer, size_t size) {
     if (buffer->capacity() >= size) return;
     std::vector<uint8_t> fresh;
-    fresh.reserve(size);  // large allocations come straight from mmap: not touched yet
+    fresh.reserve(size);  // large allocations come from mmap, untouched (advice on touched memory is harmless)
     if (size >= kWorthAdvising && LargeBuffersUseHugePages()) {
         const auto begin = reinterpret_cast<uintptr_t>(fresh.data());
         const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
