@@ -1,9 +1,9 @@
 #include "backends/cuda/range_profiler.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 
+#include "backends/cuda/elapsed_time.h"
 #include "backends/cuda/large_buffer.h"
 
 namespace gpa::cuda {
@@ -73,23 +73,6 @@ namespace {
 std::mutex gLock;
 RangeProfiler::StepTimes gStepTimes;  // under gLock
 
-uint64_t NowNs() {
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-
-// Adds the time of a scope to a total.
-class StepTimer {
-public:
-    explicit StepTimer(uint64_t* total) : total_(total), start_(NowNs()) {}
-    ~StepTimer() { *total_ += NowNs() - start_; }
-    StepTimer(const StepTimer&) = delete;
-    StepTimer& operator=(const StepTimer&) = delete;
-
-private:
-    uint64_t* total_;
-    uint64_t start_;
-};
 // The profiler whose CUPTI object is enabled on each device.
 std::vector<std::pair<CUdevice, RangeProfiler*>>& EnabledOnDevice() {
     static std::vector<std::pair<CUdevice, RangeProfiler*>> enabled;
@@ -162,7 +145,7 @@ void RangeProfiler::ReleaseOthersOnDevice() {
 
 void RangeProfiler::DisableObject() {
     if (session_) {
-        StepTimer timer(&gStepTimes.sessionEndNs);
+        AddElapsed timer(&gStepTimes.sessionEndNs);
         session_.reset();  // ends the session: data not flushed is dropped
         configured_ = false;
     }
@@ -450,7 +433,7 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
         // The same configuration again (gpaprof's next batch): the decoded session goes on into the same image.
         const std::vector<uint8_t>* empty = KnownEmptyImage(metrics, maxRanges);
         if (empty && empty->size() == counterData->size()) {
-            StepTimer timer(&gStepTimes.sessionRestartNs);
+            AddElapsed timer(&gStepTimes.sessionRestartNs);
             std::copy(empty->begin(), empty->end(), counterData->begin());  // in place: the session holds its address
             ScopedContext current(driver_, context_);
             if (current.outcome().ok() && session_->Restart(config, counterData).ok()) {
@@ -463,7 +446,7 @@ Outcome RangeProfiler::ConfigureSession(const std::vector<uint8_t>& config, cons
     DisableObject();  // the previous configuration's session (its data was decoded or dropped above)
     if (Outcome o = EmptyCounterData(metrics, maxRanges, counterData); !o.ok()) return o;
     ReleaseOthersOnDevice();
-    StepTimer timer(&gStepTimes.sessionBeginNs);
+    AddElapsed timer(&gStepTimes.sessionBeginNs);
     ++gStepTimes.sessionsBegun;
     ScopedContext current(driver_, context_);
     if (!current.outcome().ok()) return current.outcome();
@@ -499,7 +482,7 @@ Outcome RangeProfiler::EmptyCounterData(const std::vector<std::string>& metrics,
         return Outcome::Ok();
     }
     std::string key = EmptyImageKey(metrics, maxRanges);
-    StepTimer timer(&gStepTimes.emptyImageNs);
+    AddElapsed timer(&gStepTimes.emptyImageNs);
     ++gStepTimes.emptyImages;
     if (Outcome o = EnableObject(); !o.ok()) return o;
     const Outcome made = CreateCounterData(metrics, maxRanges, image);

@@ -4,7 +4,6 @@
 // leave that machine usable for the next dispatch; split, the invariants would span files.
 #include "tools/gpaprof/cuda/counter_collector.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -15,29 +14,15 @@
 #include "backends/cuda/cupti_pass_planner.h"
 #include "backends/cuda/gpa_compute_counters.h"
 #include "backends/cuda/metric_catalog.h"
+#include "backends/cuda/elapsed_time.h"
 #include "backends/cuda/range_profiler.h"
 #include "counters/counter_catalog.h"
 
 namespace gpaprof::cuda {
 namespace {
 
-uint64_t NowNs() {
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-
-// Adds the time a scope took to a statistics field.
-class Timed {
-public:
-    explicit Timed(uint64_t* total) : total_(total), start_(NowNs()) {}
-    ~Timed() { *total_ += NowNs() - start_; }
-    Timed(const Timed&) = delete;
-    Timed& operator=(const Timed&) = delete;
-
-private:
-    uint64_t* total_;
-    uint64_t start_;
-};
+using gpa::cuda::NowNs;
+using Timed = gpa::cuda::AddElapsed;  // adds the time a scope took to a statistics field
 
 }  // namespace
 

@@ -1,17 +1,14 @@
 #include "tools/gpaprof/cuda/counter_setup.h"
 
-#include <chrono>
 #include <unordered_set>
 
+#include "backends/cuda/elapsed_time.h"
 #include "backends/cuda/gpa_compute_counters.h"
 
 namespace gpaprof::cuda {
 namespace {
 
-uint64_t NowNs() {
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
+using gpa::cuda::NowNs;
 
 gpa::DerivedCounterDefinition AchievedOccupancyDefinition() {
     gpa::DerivedCounterDefinition definition;

@@ -1,19 +1,16 @@
 #include "tools/gpaprof/cuda/launch_replayer.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 
+#include "backends/cuda/elapsed_time.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 
 namespace gpaprof::cuda {
 namespace {
 
-uint64_t NowNs() {
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
+using gpa::cuda::NowNs;
 
 std::string MiB(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
