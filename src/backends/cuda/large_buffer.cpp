@@ -2,9 +2,7 @@
 
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace gpa::cuda {
