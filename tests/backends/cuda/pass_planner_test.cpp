@@ -169,6 +169,16 @@ TEST(CuptiPassPlanner, PlansAreDeterministic) {
     }
 }
 
+// The same passes, groups, metrics and configuration images in both plans.
+void ExpectSamePlan(const MetricPlan& actual, const MetricPlan& expected) {
+    EXPECT_EQ(actual.passCount, expected.passCount);
+    ASSERT_EQ(actual.groups.size(), expected.groups.size());
+    for (size_t g = 0; g < expected.groups.size(); ++g) {
+        EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
+        EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
+    }
+}
+
 // Plans that share a configuration cache (gpaprof plans a set, the set with one counter more, then the one it
 // keeps) give exactly the plans made without it, split sets included, and a second plan of the same metrics
 // makes no configuration anew.
@@ -192,11 +202,8 @@ TEST(CuptiPassPlanner, ASharedConfigurationCacheGivesTheSamePlans) {
             ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &expected, alone).ok());
             const size_t cachedBefore = cache.byOrder.size();
             ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &actual, shared).ok());
-            EXPECT_EQ(actual.passCount, expected.passCount);
-            ASSERT_EQ(actual.groups.size(), expected.groups.size());
+            ASSERT_NO_FATAL_FAILURE(ExpectSamePlan(actual, expected));
             for (size_t g = 0; g < expected.groups.size(); ++g) {
-                EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
-                EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
                 EXPECT_EQ(actual.groups[g].passes, expected.groups[g].passes);
             }
             // Planned before with as many orderings: every order was in the cache.
@@ -230,12 +237,7 @@ TEST(CuptiPassPlanner, PlanningOnSeveralThreadsGivesTheSamePlans) {
             parallel.cache = &cache;
             MetricPlan actual;
             ASSERT_TRUE(PlanMetrics(*api, "GH100", {}, *metrics, &actual, parallel).ok());
-            EXPECT_EQ(actual.passCount, expected.passCount);
-            ASSERT_EQ(actual.groups.size(), expected.groups.size());
-            for (size_t g = 0; g < expected.groups.size(); ++g) {
-                EXPECT_EQ(actual.groups[g].metrics, expected.groups[g].metrics);
-                EXPECT_EQ(actual.groups[g].configImage, expected.groups[g].configImage);
-            }
+            ASSERT_NO_FATAL_FAILURE(ExpectSamePlan(actual, expected));
             // Every ordering tried one at a time was made (on the threads) and kept the same; a split set also
             // has the orderings of the whole set, tried at once before CUPTI refused them.
             EXPECT_GE(cache.byOrder.size(), sequential.byOrder.size());
