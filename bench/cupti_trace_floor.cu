@@ -10,6 +10,11 @@
 //     rtlaunch    runtime callbacks for the launch functions only (cudaLaunchKernel and friends)
 //     drvlaunch   driver callbacks for the launch functions only (cuLaunchKernel and friends)
 //     res         the resource domain
+//     res4        only the four resource callbacks gpaprof enables (context and module creation and teardown)
+//     copies      activity for memcpy and memset as well (gpaprof -t enables them)
+//     tscb        activity timestamps from a callback on CLOCK_MONOTONIC (gpaprof -t registers one)
+//     flush       a 100 ms periodic flush of the activity buffers (gpaprof -t sets one)
+//     gpaprof     all that gpaprof -t sets up: conc,copies,tscb,flush,rt,drv,res4
 //     zeroed, pinned, bigdev, shared   activity attributes: buffers handed over zeroed (CUPTI then does not
 //                 zero them on the launching thread), pinned host memory for the device-side records, 64 MiB
 //                 device buffers, one activity buffer for all threads instead of one per thread
@@ -57,6 +62,12 @@ void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
 
 bool g_zeroed = false;
 
+uint64_t CUPTIAPI MonotonicNs() {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxRecords) {
     constexpr size_t kSize = 8u << 20;
     *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kSize));
@@ -78,8 +89,9 @@ bool Has(const std::string& features, const char* name) {
     return padded.find("," + std::string(name) + ",") != std::string::npos;
 }
 
-void SetUpCupti(const std::string& features) {
+void SetUpCupti(std::string features) {
     if (features == "none") return;
+    if (Has(features, "gpaprof")) features += ",conc,copies,tscb,flush,rt,drv,res4";
     const bool activity = Has(features, "conc") || Has(features, "kernel");
     if (activity) {
         auto attribute = [](CUpti_ActivityAttribute which, auto value) {
@@ -91,18 +103,30 @@ void SetUpCupti(const std::string& features) {
         if (Has(features, "pinned")) attribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, uint8_t{1});
         if (Has(features, "bigdev")) attribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, size_t{64} << 20);
         if (Has(features, "shared")) attribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, uint8_t{0});
+        if (Has(features, "tscb")) CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(&MonotonicNs));
         CUPTI_CHECK(cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted));
         CUPTI_CHECK(cuptiActivityEnable(Has(features, "conc") ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
                                                               : CUPTI_ACTIVITY_KIND_KERNEL));
+        if (Has(features, "copies")) {
+            CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
+            CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
+        }
+        if (Has(features, "flush")) CUPTI_CHECK(cuptiActivityFlushPeriod(100));
     }
     const bool callbacks = Has(features, "rt") || Has(features, "drv") || Has(features, "rtlaunch") ||
-                           Has(features, "drvlaunch") || Has(features, "res");
+                           Has(features, "drvlaunch") || Has(features, "res") || Has(features, "res4");
     if (!callbacks) return;
     CUpti_SubscriberHandle subscriber = nullptr;
     CUPTI_CHECK(cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&Callback), nullptr));
     if (Has(features, "rt")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API));
     if (Has(features, "drv")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API));
     if (Has(features, "res")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE));
+    if (Has(features, "res4")) {
+        for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                                    CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING}) {
+            CUPTI_CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, id));
+        }
+    }
     if (Has(features, "rtlaunch")) {
         for (CUpti_CallbackId id : {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
                                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,

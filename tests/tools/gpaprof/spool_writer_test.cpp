@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -90,6 +91,32 @@ TEST_F(SpoolWriterTest, ThreadsAppendingAtOnceLeaveEveryRecordOnceAndWhole) {
             expected.pop_back();
             EXPECT_TRUE(seen.count(expected)) << "thread " << t << " line " << i;
         }
+    }
+}
+
+// The writer's thread makes the file's pages ahead of the appends (so that an append does not fault), and the
+// records stay whole while it does.
+TEST_F(SpoolWriterTest, PagesAreMadeAheadOfTheAppendsAndRecordsStayWhole) {
+    agent::SpoolWriter writer;
+    ASSERT_TRUE(writer.Open(path_));
+    EXPECT_EQ(writer.PagesMadeUpTo(), 0u);
+    uint64_t appended = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const std::string line = Line(0, i);
+        writer.Append(line);
+        appended += line.size();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (writer.PagesMadeUpTo() <= appended && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_GT(writer.PagesMadeUpTo(), appended) << "the pages after the last append were not made ahead";
+    const std::vector<std::string> lines = Lines();
+    ASSERT_EQ(lines.size(), 20000u);
+    for (int i = 0; i < 20000; ++i) {
+        std::string expected = Line(0, i);
+        expected.pop_back();
+        ASSERT_EQ(lines[static_cast<size_t>(i)], expected) << "line " << i;
     }
 }
 

@@ -3,7 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <system_error>
+#include <utility>
+
+#include <pthread.h>
+#include <signal.h>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -18,10 +24,33 @@ namespace {
 // and at most 8 MiB of zeros at its end for gpaprof to read past.
 constexpr uint64_t kMinStep = uint64_t{256} << 10;
 constexpr uint64_t kMaxStep = uint64_t{8} << 20;
+// Pages are made this far ahead of the last append; a new batch is asked for when appends have used half.
+constexpr uint64_t kPrefaultAhead = uint64_t{4} << 20;
+constexpr uint64_t kPageBytes = 4096;
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
+// Faults a page in for writing without changing it: a locked read-modify-write of zero, safe while another
+// thread copies a record into the same page.
+void TouchForWrite(char* page) {
+    auto* word = reinterpret_cast<uint32_t*>(page);
+    asm volatile("lock orl $0, %0" : "+m"(*word) : : "memory");
+}
 
 }  // namespace
 
+struct SpoolWriter::Prefaulter {
+    std::mutex mutex;
+    std::condition_variable wake;
+    uint64_t wanted = 0;  // make pages up to here
+    bool stop = false;
+    std::thread thread;
+};
+
 SpoolWriter::~SpoolWriter() {
+    StopPrefaulter();
     Unmap();
     if (fd_ >= 0) close(fd_);
 }
@@ -108,6 +137,7 @@ void SpoolWriter::Append(std::string_view lines) {
     if (fd_ < 0 || lines.empty()) return;
     const uint64_t offset = used_.fetch_add(lines.size(), std::memory_order_relaxed);
     const uint64_t end = offset + lines.size();
+    if (end > prefaultTrigger_.load(std::memory_order_relaxed)) AskForPages(end);
     if (end <= reserved_.load(std::memory_order_acquire) || Reserve(end)) {
         CopyAt(lines.data(), lines.size(), offset);
         return;
@@ -131,7 +161,98 @@ void SpoolWriter::Unmap() {
     }
 }
 
+void SpoolWriter::AskForPages(uint64_t end) {
+    // One append per half step asks (the one that moves the trigger); the others go on.
+    uint64_t trigger = prefaultTrigger_.load(std::memory_order_relaxed);
+    if (end <= trigger || prefaultFailed_.load(std::memory_order_relaxed) ||
+        !prefaultTrigger_.compare_exchange_strong(trigger, end + kPrefaultAhead / 2, std::memory_order_relaxed)) {
+        return;
+    }
+    Prefaulter* prefaulter = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(prefaulterMutex_);
+        if (!prefaulter_) {
+            auto started = std::make_unique<Prefaulter>();
+            // All signals blocked: the application's signals go to its own threads (and to gpaprof's crash handler
+            // there), never to this one.
+            sigset_t all, previous;
+            sigfillset(&all);
+            pthread_sigmask(SIG_SETMASK, &all, &previous);
+            try {
+                Prefaulter* state = started.get();
+                started->thread = std::thread([this, state] { MakePages(state); });
+                pthread_setname_np(started->thread.native_handle(), "gpaprof-spool");
+                prefaulter_ = started.release();
+            } catch (const std::system_error&) {
+                prefaultFailed_ = true;  // the appends fault their pages themselves, as without the thread
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+            if (!prefaulter_) return;
+        }
+        prefaulter = prefaulter_;
+    }
+    {
+        std::lock_guard<std::mutex> lock(prefaulter->mutex);
+        prefaulter->wanted = std::max(prefaulter->wanted, end + kPrefaultAhead);
+    }
+    prefaulter->wake.notify_one();
+}
+
+void SpoolWriter::MakePages(Prefaulter* prefaulter) {
+    const uint64_t capacity = kWindowBytes * kWindows;
+    uint64_t done = 0;
+    for (;;) {
+        uint64_t wanted = 0;
+        {
+            std::unique_lock<std::mutex> lock(prefaulter->mutex);
+            prefaulter->wake.wait(lock, [&] { return prefaulter->stop || prefaulter->wanted > done; });
+            if (prefaulter->stop) return;
+            wanted = std::min(prefaulter->wanted, capacity);
+        }
+        if (wanted <= done) return;  // the spool's end: appends go on with pwrite(2)
+        if (wanted > reserved_.load(std::memory_order_acquire) && !Reserve(wanted)) return;
+        // Pages appends have written are there already.
+        uint64_t at = std::max(done, used_.load(std::memory_order_relaxed)) / kPageBytes * kPageBytes;
+        while (at < wanted) {
+            const uint64_t window = at / kWindowBytes;
+            const uint64_t within = at % kWindowBytes;
+            const uint64_t piece = std::min(wanted - at, kWindowBytes - within);
+            char* base = windows_[window].load(std::memory_order_acquire);
+            if (!base) return;
+            if (madvise(base + within, piece, MADV_POPULATE_WRITE) != 0) {
+                for (uint64_t page = 0; page < piece; page += kPageBytes) TouchForWrite(base + within + page);
+            }
+            at += piece;
+        }
+        done = wanted;
+        prefaulted_.store(done, std::memory_order_release);
+    }
+}
+
+void SpoolWriter::StopPrefaulter() {
+    Prefaulter* prefaulter = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(prefaulterMutex_);
+        prefaulter = std::exchange(prefaulter_, nullptr);
+    }
+    if (!prefaulter) return;
+    {
+        std::lock_guard<std::mutex> lock(prefaulter->mutex);
+        prefaulter->stop = true;
+    }
+    prefaulter->wake.notify_one();
+    prefaulter->thread.join();
+    delete prefaulter;
+}
+
 void SpoolWriter::ForgetAfterFork() {
+    // The parent's prefaulter thread is not in the child, and its mutex may have been held at the fork: left
+    // as it is (a joinable std::thread must not be destroyed), and a new one starts with the child's file.
+    prefaulter_ = nullptr;
+    new (&prefaulterMutex_) std::mutex();
+    prefaultTrigger_ = 0;
+    prefaulted_ = 0;
+    prefaultFailed_ = false;
     // The child's copy of the mapping is its parent's file: unmapped, never written.
     Unmap();
     if (fd_ >= 0) close(fd_);

@@ -10,14 +10,21 @@
 // mapped) records are written with pwrite(2) at their reserved place. The file ends with the zeros of the
 // last step, and a record cut short by the death of its process leaves zeros behind it: gpaprof reads
 // neither as a record (no record has a NUL byte).
+//
+// The first write into a page of a shared file mapping faults (the kernel finds or makes the page-cache page
+// and marks it dirty): about 3 us a page, 0.1-0.3 us per record of a traced call, on the application's thread.
+// A thread of the writer's (started at the first append, all signals blocked) makes the pages ahead of the
+// appends instead, reserving the file as it goes, so that an append is a copy into a page that is there.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace gpaprof::agent {
 
@@ -38,6 +45,8 @@ public:
     void AppendFromSignalHandler(const char* lines, size_t length);
     // In a child after fork(): forgets the parent's file without touching it.
     void ForgetAfterFork();
+    // Pages made ahead of the appends so far (for tests).
+    uint64_t PagesMadeUpTo() const { return prefaulted_.load(std::memory_order_acquire); }
 
 private:
     static constexpr uint64_t kWindowBytes = uint64_t{256} << 20;
@@ -48,6 +57,10 @@ private:
     void CopyAt(const char* data, size_t length, uint64_t offset);
     void WriteAt(const char* data, size_t length, uint64_t offset);
     void Unmap();
+    struct Prefaulter;
+    void AskForPages(uint64_t end);
+    void MakePages(Prefaulter* prefaulter);
+    void StopPrefaulter();
 
     int fd_ = -1;
     std::atomic<char*> windows_[kWindows] = {};  // window i maps the file from i * kWindowBytes
@@ -55,6 +68,11 @@ private:
     std::atomic<uint64_t> reserved_{0};    // bytes of the file reserved on the disk and mapped
     std::atomic<bool> reserveFailed_{false};
     std::mutex growMutex_;
+    std::mutex prefaulterMutex_;         // starting the prefaulter
+    Prefaulter* prefaulter_ = nullptr;  // its thread, once started
+    std::atomic<uint64_t> prefaultTrigger_{0};  // an append that ends past this asks for more pages
+    std::atomic<uint64_t> prefaulted_{0};       // pages are made up to here
+    std::atomic<bool> prefaultFailed_{false};   // no thread could be started: appends fault as they go
 };
 
 }  // namespace gpaprof::agent

@@ -68,11 +68,26 @@ uint32_t ApiType(CudaDomain domain, uint32_t cbid) {
 const CudaApiInfo* FindApi(CudaDomain domain, uint32_t cbid) { return FindApiByType(ApiType(domain, cbid)); }
 
 const CudaApiInfo* FindApiByType(uint32_t apiType) {
-    const std::vector<CudaApiInfo>& table = Table();
-    auto it = std::lower_bound(table.begin(), table.end(), apiType,
-                               [](const CudaApiInfo& info, uint32_t type) { return info.apiType < type; });
-    if (it == table.end() || it->apiType != apiType) return nullptr;
-    return &*it;
+    // Looked up at every callback, twice per traced call: one dense array per domain, one load, where a binary
+    // search over the table touched a dozen cache lines (docs/benchmarks.md, launch-bound tracing).
+    struct ByType {
+        std::vector<const CudaApiInfo*> runtime, driver;
+    };
+    static const ByType index = [] {
+        ByType built;
+        for (const CudaApiInfo& info : Table()) {
+            const bool driver = info.apiType >= kDriverApiTypeBase;
+            std::vector<const CudaApiInfo*>& slots = driver ? built.driver : built.runtime;
+            const uint32_t slot = driver ? info.apiType - kDriverApiTypeBase : info.apiType;
+            if (slot >= slots.size()) slots.resize(slot + 1, nullptr);
+            if (!slots[slot]) slots[slot] = &info;  // the first of a type, as the sorted table's lower bound gave
+        }
+        return built;
+    }();
+    const bool driver = apiType >= kDriverApiTypeBase;
+    const std::vector<const CudaApiInfo*>& slots = driver ? index.driver : index.runtime;
+    const uint32_t slot = driver ? apiType - kDriverApiTypeBase : apiType;
+    return slot < slots.size() ? slots[slot] : nullptr;
 }
 
 const CudaApiInfo* FindApiByName(std::string_view name) {

@@ -61,6 +61,7 @@
 #include "tools/gpaprof/cuda/arg_format.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
+#include "tools/gpaprof/cuda/correlation_ids.h"
 #include "tools/gpaprof/cuda/counter_collector.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/cuda_occupancy.h"
@@ -77,7 +78,18 @@ namespace {
 
 using agent::Agent;
 
-constexpr size_t kActivityBufferSize = 8u << 20;
+// The activity buffers handed to CUPTI: 8 MiB (about 38,000 kernel records) unless GPAPROF_CUDA_ACTIVITY_BUFFER_MB
+// says otherwise (1 to 1024). CUPTI hands a buffer back when it is full or flushed.
+size_t ActivityBufferSize() {
+    static const size_t size = [] {
+        size_t megabytes = 8;
+        if (const char* text = std::getenv("GPAPROF_CUDA_ACTIVITY_BUFFER_MB"); text && *text) {
+            megabytes = static_cast<size_t>(std::clamp(std::strtol(text, nullptr, 10), 1l, 1024l));
+        }
+        return megabytes << 20;
+    }();
+    return size;
+}
 constexpr uint32_t kActivityFlushPeriodMs = 100;  // bounds what a crash or kill -9 can lose
 // Kernels whose counter ranges are decoded together: each decode costs a new CUPTI configuration and start
 // (about 0.15 s on an H200 for the GPA compute set), so rows are written in batches; at exit, context
@@ -121,7 +133,7 @@ struct OpenCall {
     bool record = false;                     // its API trace record is written
     uint64_t start = 0;
     uint32_t correlationId = 0;
-    std::vector<uint32_t> correlations;      // ids registered for its device work
+    CorrelationIds correlations;             // ids registered for its device work
     // A kernel launch that is profiled (-p); apart, so that the other calls stay small to move.
     std::unique_ptr<ProfiledLaunch> dispatch;
     // Held while a call that may write device memory runs, so that it waits for a replay in progress.
@@ -192,7 +204,7 @@ struct DeviceInfo {
 struct PendingEnqueue {
     EnqueueInfo info;
     CudaApiClass apiClass = CudaApiClass::Other;
-    std::vector<uint32_t> ids;  // every correlation id that leads here (the runtime call's and the driver's)
+    CorrelationIds ids;  // every correlation id that leads here (the runtime call's and the driver's)
     // A kernel launch: its kernel's (mangled) name, hashed; 0 when the callback did not name it. Under the range
     // profiler the driver runs kernels of its own (WaitNs) for a launch, with the launch's correlation id.
     uint64_t kernelNameHash = 0;
@@ -222,7 +234,10 @@ public:
     void FlushForCrash();
 
 private:
-    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
+    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {
+        // Launches wait here for their activity records, which come a buffer (tens of thousands) at a time.
+        enqueues_.reserve(1u << 16);
+    }
     bool Initialize(std::string* problem);
 
     void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
@@ -319,6 +334,7 @@ private:
     std::condition_variable exitWait_;
     void HoldWhileExiting();
     std::atomic<uint64_t> unflushedEnqueues_{0};  // device work enqueued since CUPTI's activity was last flushed
+    std::atomic<uint64_t> activityRecords_{0};    // handed over by CUPTI (for GPAPROF_CUDA_STATS)
 };
 
 CudaPart* CudaPart::instance_ = nullptr;
@@ -340,8 +356,8 @@ void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
 }
 
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
-    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kActivityBufferSize));
-    *size = *buffer ? kActivityBufferSize : 0;
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, ActivityBufferSize()));
+    *size = *buffer ? ActivityBufferSize() : 0;
     *maxNumRecords = 0;
 }
 
@@ -735,12 +751,12 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
 
 void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::ExitNested);
-    const uint64_t end = Agent::Now();
     // The matching entry is the innermost open call of this function.
     std::vector<OpenCall>& calls = OpenCalls();
     auto it = calls.rbegin();
     while (it != calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
     if (it == calls.rend()) return;  // entered before gpaprof subscribed
+    const uint64_t end = it->record ? Agent::Now() : 0;  // only a recorded call has an end to write
     OpenCall call = std::move(*it);
     calls.erase(std::next(it).base(), calls.end());
 
@@ -929,14 +945,15 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
 
 void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
                                uint64_t kernelHandle, const char* kernelName) {
-    const uint64_t nameHash = kernelName && *kernelName ? NameHash(kernelName) : 0;
+    // The name tells the driver's own kernels from the launch's under the range profiler (-p) only.
+    const uint64_t nameHash = counters_ && kernelName && *kernelName ? NameHash(kernelName) : 0;
     CostScope cost(costs_, CostSite::Enqueue);
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     std::shared_ptr<PendingEnqueue> pending;
-    for (uint32_t id : owner->correlations) {
+    owner->correlations.ForEach([&](uint32_t id) {
         auto found = enqueues_.find(id);
         if (found != enqueues_.end()) pending = found->second;
-    }
+    });
     if (!pending) {
         pending = std::make_shared<PendingEnqueue>();
         pending->info.threadId = Agent::ThreadId();
@@ -957,7 +974,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
 void CudaPart::ForgetEnqueue(const OpenCall& call) {
     if (call.correlations.empty()) return;
     std::lock_guard<std::mutex> lock(enqueueMutex_);
-    for (uint32_t id : call.correlations) enqueues_.erase(id);
+    call.correlations.ForEach([&](uint32_t id) { enqueues_.erase(id); });
 }
 
 size_t CudaPart::PendingEnqueues() {
@@ -973,7 +990,7 @@ std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId, st
     if (found == enqueues_.end()) return nullptr;
     if (apiClass && found->second->apiClass != *apiClass) return nullptr;
     std::shared_ptr<PendingEnqueue> pending = found->second;
-    for (uint32_t id : pending->ids) enqueues_.erase(id);  // one command per call
+    pending->ids.ForEach([&](uint32_t id) { enqueues_.erase(id); });  // one command per call
     return pending;
 }
 
@@ -1183,12 +1200,14 @@ void CudaPart::HoldWhileExiting() {
 void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     if (!buffer || validSize == 0) return;
     CostScope cost(costs_, CostSite::ActivityBuffer);
+    uint64_t count = 0;
     if (!cpuClock_) Calibrate();
     // One write for the whole buffer: the activity thread would otherwise contend with the application's
     // threads for the spool three times per kernel.
     std::vector<spool::Record> records;
     CUpti_Activity* record = nullptr;
     while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        ++count;
         switch (record->kind) {
             case CUPTI_ACTIVITY_KIND_KERNEL:
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -1216,6 +1235,7 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
         }
     }
     agent_->WriteAll(records);
+    activityRecords_.fetch_add(count, std::memory_order_relaxed);
 }
 
 void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<spool::Record>* out) {
@@ -1362,21 +1382,6 @@ void CudaPart::Finish() {
             }
         }
     }
-    if (first && costs_.enabled()) {
-        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s\n", costs_.Summary().c_str());
-        // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
-        std::vector<std::pair<uint32_t, uint32_t>> outside;
-        for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {
-            if (const uint32_t calls = runtimeCallers_[cbid].calls.load()) outside.emplace_back(calls, cbid);
-        }
-        std::sort(outside.rbegin(), outside.rend());
-        std::string line;
-        for (size_t i = 0; i < outside.size() && i < 5; ++i) {
-            const CudaApiInfo* info = FindApi(CudaDomain::Driver, outside[i].second);
-            line += (line.empty() ? "" : ", ") + std::string(info ? info->name : "?") + " " + std::to_string(outside[i].first);
-        }
-        if (!line.empty()) std::fprintf(stderr, "gpaprof: CUDA driver calls outside runtime calls: %s\n", line.c_str());
-    }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
     // tearing down.
     if (trace_ && (first || unflushedEnqueues_.load() > 0)) FlushActivity();
@@ -1402,6 +1407,23 @@ void CudaPart::Finish() {
             agent_->Note(std::to_string(dropped) + " CUDA activity records were dropped by CUPTI; the kernel timestamps "
                          "section misses them");
         }
+    }
+    if (first && costs_.enabled()) {
+        // After the last flush: the activity buffers' processing is in the summary.
+        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records\n", costs_.Summary().c_str(),
+                     static_cast<unsigned long long>(activityRecords_.load()));
+        // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
+        std::vector<std::pair<uint32_t, uint32_t>> outside;
+        for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {
+            if (const uint32_t calls = runtimeCallers_[cbid].calls.load()) outside.emplace_back(calls, cbid);
+        }
+        std::sort(outside.rbegin(), outside.rend());
+        std::string line;
+        for (size_t i = 0; i < outside.size() && i < 5; ++i) {
+            const CudaApiInfo* info = FindApi(CudaDomain::Driver, outside[i].second);
+            line += (line.empty() ? "" : ", ") + std::string(info ? info->name : "?") + " " + std::to_string(outside[i].first);
+        }
+        if (!line.empty()) std::fprintf(stderr, "gpaprof: CUDA driver calls outside runtime calls: %s\n", line.c_str());
     }
 }
 

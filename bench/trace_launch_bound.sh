@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Launch-bound tracing, every contender in the same rounds: the loop of ~2 us kernels alone, CUPTI's own floor
+# (bench/cupti_trace_floor: CUPTI set up inside the program, callbacks that return at once), gpaprof -t with its
+# callbacks returning at once, gpaprof -t, and the peer, Nsight Systems' CUDA trace (nsys profile --trace=cuda),
+# where it is installed. Rounds are interleaved (one run of each contender per round) so that a machine's drift
+# falls on all of them alike, the processes are pinned to the same cores (PIN), and the timed loop starts after
+# WARMUP launches (module load and first-call costs are not per-launch costs). Ratios are medians over ROUNDS.
+#
+# Usage: bench/trace_launch_bound.sh [build-dir]
+#   LAUNCHES (50000), ELEMENTS (65536), ROUNDS (7), WARMUP (100), PIN ("taskset -c 2-5" on machines of 8 cores
+#   or more; PIN= runs unpinned), NSYS (path of nsys; found on the PATH or under /opt/nvidia otherwise),
+#   BASE_GPAPROF (a second gpaprof, e.g. of an earlier commit: a "gpaprof-base" row, for A/B comparisons in one
+#   run), GPAPROF_VARIANTS ("name:VAR=value,VAR=value ..." : a "gpaprof:name" row each, gpaprof -t with that
+#   environment), CONTENDERS (names of the rows to run, space-separated; default all).
+source "$(dirname "$0")/common.sh" "$@"
+LAUNCHES=${LAUNCHES:-50000}
+ELEMENTS=${ELEMENTS:-65536}
+ROUNDS=${ROUNDS:-7}
+WARMUP=${WARMUP:-100}
+if [ -z "${PIN+set}" ]; then
+  PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
+fi
+if [ -z "${NSYS+set}" ]; then
+  NSYS=$(command -v nsys || ls /opt/nvidia/nsight-systems/*/bin/nsys /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2> /dev/null | head -1)
+fi
+bench_header "launch-bound tracing: $LAUNCHES launches, $ELEMENTS elements, $ROUNDS interleaved rounds, warm-up $WARMUP, pinned: ${PIN:-no}"
+
+loop_args=(--launches "$LAUNCHES" --elements "$ELEMENTS")
+# name|reference|command ...; the reference is the contender whose loop this one is compared with.
+contenders=(
+  "alone|alone|$BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP"
+  "floor:none|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti none"
+  "floor:conc|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti conc"
+  "floor:rt|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti rt"
+  "floor:conc,rt|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti conc,rt"
+  "floor:gpaprof|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti gpaprof"
+  "gpaprof-empty|alone|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP"
+  "gpaprof|alone|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP"
+)
+for variant in ${GPAPROF_VARIANTS:-}; do
+  contenders+=("gpaprof:${variant%%:*}|alone|env ${variant#*:} $GPAPROF -t --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+  contenders[-1]=${contenders[-1]//,/ }
+done
+if [ -n "${BASE_GPAPROF:-}" ]; then
+  contenders+=("gpaprof-base|alone|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+fi
+if [ -n "$NSYS" ]; then
+  contenders+=("nsys|alone|$NSYS profile --trace=cuda --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+else
+  echo "   (no nsys found: the peer's row is left out)"
+fi
+
+if [ -n "${CONTENDERS:-}" ]; then
+  chosen=()
+  for entry in "${contenders[@]}"; do
+    case " $CONTENDERS " in *" ${entry%%|*} "*) chosen+=("$entry") ;; esac
+  done
+  contenders=("${chosen[@]}")
+fi
+
+declare -A loops
+for round in $(seq "$ROUNDS"); do
+  for entry in "${contenders[@]}"; do
+    IFS='|' read -r name _ command <<< "$entry"
+    # shellcheck disable=SC2086  # the command is a word list on purpose
+    wall $PIN $command
+    loop=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
+    if [ -z "$loop" ]; then
+      echo "   $name, round $round: no loop time; its output:"
+      sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
+      continue
+    fi
+    loops[$name]="${loops[$name]:-} $loop"
+  done
+done
+
+printf '%-16s %12s %11s %10s %-14s %s\n' contender loop_s us/launch x_ref reference runs
+for entry in "${contenders[@]}"; do
+  IFS='|' read -r name reference _ <<< "$entry"
+  [ -n "${loops[$name]:-}" ] || continue
+  # shellcheck disable=SC2086
+  m=$(median ${loops[$name]})
+  # shellcheck disable=SC2086
+  r=$(median ${loops[$reference]:-$m})
+  printf '%-16s %12.4f %11.3f %10.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
+    "$(ratio "$m" "$r")" "$reference" "${loops[$name]}"
+done
+kernels=$(awk '/=====cuda Kernel Timestamp Output=====/{getline; print; exit}' "$BENCH_TMP/traced.atp" 2> /dev/null)
+echo "   (gpaprof's last .atp: ${kernels:-?} kernel lines for $((LAUNCHES + WARMUP)) launches)"

@@ -1,0 +1,40 @@
+// The CUPTI correlation ids that lead to one command of device work: the runtime call's and the driver call's
+// it made, rarely more. Kept inline, so that registering a launch for its activity record allocates nothing for
+// them (two registrations per traced launch, docs/benchmarks.md, launch-bound tracing); more than fit inline go
+// to the heap.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gpaprof::cuda {
+
+class CorrelationIds {
+public:
+    void push_back(uint32_t id) {
+        if (inline_ < kInline) {
+            first_[inline_++] = id;
+        } else {
+            more_.push_back(id);
+        }
+    }
+    bool empty() const { return inline_ == 0; }
+    size_t size() const { return inline_ + more_.size(); }
+    uint32_t operator[](size_t i) const { return i < inline_ ? first_[i] : more_[i - inline_]; }
+
+    template <typename Visit>
+    void ForEach(Visit&& visit) const {
+        for (size_t i = 0; i < inline_; ++i) visit(first_[i]);
+        for (uint32_t id : more_) visit(id);
+    }
+
+private:
+    static constexpr size_t kInline = 3;
+    std::array<uint32_t, kInline> first_{};
+    size_t inline_ = 0;
+    std::vector<uint32_t> more_;
+};
+
+}  // namespace gpaprof::cuda
