@@ -77,6 +77,7 @@ if [[ " $steps " == *" bench "* ]]; then
   export BUILD=$PWD/$build
   step "$benchlog" bench_trace 150 bench/trace_overhead.sh
   step "$benchlog" bench_trace_floor 120 bench/trace_floor.sh
+  step "$benchlog" bench_launch_bound 150 bench/trace_launch_bound.sh
   step "$benchlog" bench_flush_cost 60 bench/counter_flush_cost.sh
   step "$benchlog" bench_sample 60 bench/sample_overhead.sh
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh
