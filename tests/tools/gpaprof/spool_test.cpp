@@ -3,6 +3,7 @@
 // cut short by a crash). Also the agent configuration and the output name placeholders.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 
 #include "tools/gpaprof/spool/agent_config.h"
@@ -74,22 +75,25 @@ TEST(SpoolRecords, CallLinesEncodedDirectlyAreCallRecords) {
         call.apiType = 211;
         call.name = "cudaLaunchKernel";
         if (withReturn) call.returnValue = "cudaSuccess";
-        call.args = {"0x0000000000401000", "{4096,1,1}", "a\ttab\\and\nnewline", ""};
-        call.start = 1000;
-        call.end = 2500;
-        const spool::CallRecord record{"cuda", 77, 12, call};
+        call.args = {"0x0000000000401000", "{4096,1,1}", "a\ttab\\and\nnewline", "", "\r\r\r\r\r\r\r\r\r\\",
+                     "\"a quoted string of more than eight characters\"\n"};
+        // The largest numbers, on the second pass: every digit of every number field.
+        call.start = withReturn ? 1000 : UINT64_MAX - 1;
+        call.end = withReturn ? 2500 : UINT64_MAX;
+        const uint64_t threadId = withReturn ? 77 : UINT64_MAX, index = withReturn ? 12 : UINT64_MAX - 2;
+        const spool::CallRecord record{"cuda", threadId, index, call};
         std::vector<std::string_view> args(call.args.begin(), call.args.end());
         spool::CallLineFields fields;
         fields.part = "cuda";
-        fields.threadId = 77;
-        fields.index = 12;
+        fields.threadId = threadId;
+        fields.index = index;
         fields.apiType = 211;
         fields.name = call.name;
         if (withReturn) fields.returnValue = *call.returnValue;
         fields.args = args.data();
         fields.argCount = args.size();
-        fields.start = 1000;
-        fields.end = 2500;
+        fields.start = call.start;
+        fields.end = call.end;
         std::string line = "previous line\n";
         spool::EncodeCallLine(fields, &line);
         EXPECT_EQ(line, "previous line\n" + spool::Encode(record));

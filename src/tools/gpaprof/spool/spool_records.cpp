@@ -753,14 +753,51 @@ std::string Encode(const Record& record) {
 void EncodeTo(const Record& record, std::string* out) { std::visit(Encoder{out}, record); }
 
 void EncodeCallLine(const CallLineFields& call, std::string* out) {
-    // The fields of Encoder's CallRecord and EncodeCall, in their order.
-    Writer w('A', out);
-    w.Text(call.part).Number(call.threadId).Number(call.index).Number(call.apiType).Text(call.name);
-    w.Flag(call.returnValue.has_value()).Text(call.returnValue.value_or(std::string_view()));
-    w.Number(call.argCount);
-    for (size_t i = 0; i < call.argCount; ++i) w.Text(call.args[i]);
-    w.Number(call.start).Number(call.end);
-    w.Done();
+    // The fields of Encoder's CallRecord and EncodeCall, in their order, written through a pointer into room made
+    // once (at most two characters per character of text, 21 per number): this runs at every traced call, where
+    // appending field by field cost about 0.3 us per line on an H100 machine (docs/benchmarks.md).
+    const std::string_view returnValue = call.returnValue.value_or(std::string_view());
+    // 'A', the return value's flag and '\n' (4), three text fields' tabs (3), six numbers with their tabs.
+    size_t room = 4 + 3 + 6 * 21 + 2 * (call.part.size() + call.name.size() + returnValue.size());
+    for (size_t i = 0; i < call.argCount; ++i) room += 1 + 2 * call.args[i].size();
+    const size_t begin = out->size();
+    out->resize(begin + room);
+    char* p = out->data() + begin;
+    auto text = [&p](std::string_view field) {
+        *p++ = '\t';
+        size_t plain = PlainPrefix(field);
+        std::memcpy(p, field.data(), plain);
+        p += plain;
+        for (; plain < field.size(); ++plain) {
+            const char c = field[plain];
+            switch (c) {
+                case '\\': *p++ = '\\', *p++ = '\\'; break;
+                case '\t': *p++ = '\\', *p++ = 't'; break;
+                case '\n': *p++ = '\\', *p++ = 'n'; break;
+                case '\r': *p++ = '\\', *p++ = 'r'; break;
+                default: *p++ = c;
+            }
+        }
+    };
+    auto number = [&p](uint64_t value) {
+        *p++ = '\t';
+        p = std::to_chars(p, p + 20, value).ptr;
+    };
+    *p++ = 'A';
+    text(call.part);
+    number(call.threadId);
+    number(call.index);
+    number(call.apiType);
+    text(call.name);
+    *p++ = '\t';
+    *p++ = call.returnValue ? '1' : '0';
+    text(returnValue);
+    number(call.argCount);
+    for (size_t i = 0; i < call.argCount; ++i) text(call.args[i]);
+    number(call.start);
+    number(call.end);
+    *p++ = '\n';
+    out->resize(static_cast<size_t>(p - out->data()));
 }
 
 namespace {
