@@ -21,8 +21,6 @@ public:
         }
     }
     bool empty() const { return inline_ == 0; }
-    size_t size() const { return inline_ + more_.size(); }
-    uint32_t operator[](size_t i) const { return i < inline_ ? first_[i] : more_[i - inline_]; }
 
     template <typename Visit>
     void ForEach(Visit&& visit) const {
