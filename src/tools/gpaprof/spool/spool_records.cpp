@@ -766,7 +766,7 @@ void EncodeCallLine(const CallLineFields& call, std::string* out) {
     auto text = [&p](std::string_view field) {
         *p++ = '\t';
         size_t plain = PlainPrefix(field);
-        std::memcpy(p, field.data(), plain);
+        if (plain > 0) std::memcpy(p, field.data(), plain);  // an empty view's data may be null
         p += plain;
         for (; plain < field.size(); ++plain) {
             const char c = field[plain];
