@@ -34,6 +34,24 @@ size_t PlainPrefix(std::string_view text) {
     return plain;
 }
 
+// Writes `text` escaped at `p` (room for twice its length) and returns the end: the one escaping of every field.
+char* WriteEscaped(char* p, std::string_view text) {
+    size_t plain = PlainPrefix(text);
+    if (plain > 0) std::memcpy(p, text.data(), plain);  // an empty view's data may be null
+    p += plain;
+    for (; plain < text.size(); ++plain) {
+        const char c = text[plain];
+        switch (c) {
+            case '\\': *p++ = '\\', *p++ = '\\'; break;
+            case '\t': *p++ = '\\', *p++ = 't'; break;
+            case '\n': *p++ = '\\', *p++ = 'n'; break;
+            case '\r': *p++ = '\\', *p++ = 'r'; break;
+            default: *p++ = c;
+        }
+    }
+    return p;
+}
+
 // Appends one record's fields to `line_` (the caller's buffer): no temporary per field.
 class Writer {
 public:
@@ -91,17 +109,10 @@ public:
 
 private:
     void AppendEscaped(std::string_view text) {
-        const size_t plain = PlainPrefix(text);
-        line_.append(text.data(), plain);
-        for (size_t i = plain; i < text.size(); ++i) {
-            switch (text[i]) {
-                case '\\': line_.append("\\\\"); break;
-                case '\t': line_.append("\\t"); break;
-                case '\n': line_.append("\\n"); break;
-                case '\r': line_.append("\\r"); break;
-                default: line_.push_back(text[i]);
-            }
-        }
+        const size_t begin = line_.size();
+        line_.resize(begin + 2 * text.size());
+        char* end = WriteEscaped(line_.data() + begin, text);
+        line_.resize(static_cast<size_t>(end - line_.data()));
     }
 
     std::string& line_;
@@ -765,19 +776,7 @@ void EncodeCallLine(const CallLineFields& call, std::string* out) {
     char* p = out->data() + begin;
     auto text = [&p](std::string_view field) {
         *p++ = '\t';
-        size_t plain = PlainPrefix(field);
-        if (plain > 0) std::memcpy(p, field.data(), plain);  // an empty view's data may be null
-        p += plain;
-        for (; plain < field.size(); ++plain) {
-            const char c = field[plain];
-            switch (c) {
-                case '\\': *p++ = '\\', *p++ = '\\'; break;
-                case '\t': *p++ = '\\', *p++ = 't'; break;
-                case '\n': *p++ = '\\', *p++ = 'n'; break;
-                case '\r': *p++ = '\\', *p++ = 'r'; break;
-                default: *p++ = c;
-            }
-        }
+        p = WriteEscaped(p, field);
     };
     auto number = [&p](uint64_t value) {
         *p++ = '\t';
