@@ -38,6 +38,9 @@
 #include "tools/gpaprof/spool/output_template.h"
 #include "tools/gpaprof/spool/process_files.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
+#ifdef GPAPROF_WITH_CUDA_PART
+#include "tools/gpaprof/cuda/raw_call_line.h"
+#endif
 
 #ifndef GPAPROF_VERSION
 #define GPAPROF_VERSION "0.0.0"
@@ -391,6 +394,9 @@ int Main(int argc, char** argv) {
     }
 
     AssemblyOptions assembly;
+#ifdef GPAPROF_WITH_CUDA_PART
+    assembly.expandRawCall = &cuda::ExpandRawCallLine;
+#endif
     assembly.trace = options.trace;
     assembly.counters = options.counters;
     assembly.occupancy = options.occupancy;

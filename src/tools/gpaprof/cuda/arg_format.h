@@ -113,6 +113,30 @@ void AppendScalar(std::string* out, const T& value, ArgStyle style) {
 
 }  // namespace detail
 
+// Whether AppendArgument writes a value of type T without reading memory it points at: then the text is a
+// function of the value's bytes alone, which may be formatted later, in another process (raw_call_line.h).
+// Kept next to AppendArgument, whose branches it follows: strings and out-pointers are read, nothing else.
+template <typename T>
+constexpr bool FormatsWithoutReading(ArgStyle style) {
+    using Value = std::remove_cv_t<T>;
+    if constexpr (std::is_pointer_v<Value>) {
+        using Pointee = std::remove_pointer_t<Value>;
+        using Bare = std::remove_cv_t<Pointee>;
+        if constexpr (std::is_function_v<Pointee>) {
+            return true;
+        } else if constexpr (std::is_same_v<Bare, char>) {
+            return false;
+        } else if constexpr (std::is_void_v<Pointee> || std::is_const_v<Pointee> || std::is_class_v<Bare> ||
+                             std::is_union_v<Bare>) {
+            return true;
+        } else {
+            return style == ArgStyle::Input;
+        }
+    } else {
+        return true;
+    }
+}
+
 template <typename T>
 void AppendArgument(std::string* out, const T& value, ArgStyle style, const ArgContext& context) {
     using Value = std::remove_cv_t<T>;

@@ -29,6 +29,12 @@ struct CudaEnumName {
     const char* name;
 };
 
+// The generated RawParamsSize of a struct: its size where its arguments are formatted from its bytes alone.
+template <typename Params>
+constexpr int RawSize(bool formatsWithoutReading) {
+    return formatsWithoutReading ? static_cast<int>(sizeof(Params)) : -1;
+}
+
 #include "cuda_api_table.inc"
 
 bool Contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
@@ -148,6 +154,19 @@ bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const
     out->clear();
     for (size_t i = 0; i < list.size(); ++i) out->emplace_back(list[i]);
     return known;
+}
+
+int RawParamsSize(CudaDomain domain, uint32_t cbid) {
+    return domain == CudaDomain::Runtime ? RuntimeRawParamsSize(cbid) : DriverRawParamsSize(cbid);
+}
+
+bool ReturnsStatusCode(CudaDomain domain, std::string_view name) {
+    return domain == CudaDomain::Driver ||
+           (name != "cudaCreateChannelDesc" && name != "cudaGetErrorName" && name != "cudaGetErrorString");
+}
+
+std::string StatusText(CudaDomain domain, int code) {
+    return domain == CudaDomain::Driver ? CuResultName(code) : CudaErrorName(code);
 }
 
 std::optional<uint64_t> StreamArgument(CudaDomain domain, uint32_t cbid, const void* params) {

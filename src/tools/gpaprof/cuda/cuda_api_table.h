@@ -64,6 +64,17 @@ bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const
 bool FormatArguments(CudaDomain domain, uint32_t cbid, const void* params, const ArgContext& context,
                      std::vector<std::string>* out);
 
+// The size of the parameter struct of a function whose arguments FormatArguments writes from the struct's bytes
+// alone, without reading memory they point at (no strings, no out-pointers): such a call's record may carry the
+// bytes and be formatted later (raw_call_line.h). 0 for a function CUPTI does not describe (no arguments); -1
+// where formatting reads memory, or for a function the table does not know.
+int RawParamsSize(CudaDomain domain, uint32_t cbid);
+// Whether the function returns a status code (cudaError_t, CUresult): all but cudaCreateChannelDesc (a struct),
+// cudaGetErrorName and cudaGetErrorString (a string).
+bool ReturnsStatusCode(CudaDomain domain, std::string_view name);
+// A status code as the .atp writes it: CUresult names for the driver, cudaError_t names for the runtime.
+std::string StatusText(CudaDomain domain, int code);
+
 // What a driver kernel launch (cuLaunchKernel, cuLaunchCooperativeKernel, cuLaunchKernelEx, their _ptsz
 // forms) launches, from its CUPTI parameter struct.
 struct LaunchParameters {

@@ -16,6 +16,7 @@ Output: one C++ file (included by cuda_api_table.cpp) with
     suffix _vNNNN dropped from runtime names), and a formatter that turns the parameter struct CUPTI hands to
     a callback into the .atp argument list (one AddArgument call per field; the C++ overloads in
     arg_format.h choose the format from the field's type);
+  - which parameter structs are formatted from their bytes alone (raw call lines, raw_call_line.h), and their size;
   - name tables for the return codes and copy kinds.
 
 Generating at build time keeps the table in step with the toolkit: a function CUDA adds is traced with its
@@ -117,6 +118,24 @@ def emit_domain(out, domain, cbids, structs):
     out.append("            (void)context;")
     out.append("            (void)out;")
     out.append("            return false;")
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    # The size of a parameter struct whose arguments are formatted from its bytes alone (raw_call_line.h): 0 for a
+    # function CUPTI does not describe (no arguments), -1 where formatting reads memory (strings, out-pointers).
+    fn = "RuntimeRawParamsSize" if domain == "runtime" else "DriverRawParamsSize"
+    out.append("int %s(uint32_t cbid) {" % fn)
+    out.append("    switch (cbid) {")
+    for cbid, suffix in cbids:
+        fields = structs.get(suffix)
+        if fields is None:
+            out.append("        case %d: return 0;" % cbid)
+            continue
+        checks = " && ".join("FormatsWithoutReading<decltype(%s_params::%s)>(%s)" % (suffix, name, style(type_text, name))
+                             for type_text, name in fields) or "true"
+        out.append("        case %d: return RawSize<%s_params>(%s);" % (cbid, suffix, checks))
+    out.append("        default:")
+    out.append("            return -1;")
     out.append("    }")
     out.append("}")
     out.append("")

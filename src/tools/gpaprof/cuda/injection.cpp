@@ -39,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <memory_resource>
 #include <optional>
 #include <shared_mutex>
 #include <sstream>
@@ -70,6 +71,7 @@
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
+#include "tools/gpaprof/cuda/raw_call_line.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
 
@@ -242,6 +244,9 @@ private:
 
     void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
     void ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    // What follows a call's record: device times handed over while the process ends, the caller (--sym).
+    void AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
+                         uint64_t index);
     void LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
     void LaunchExit(OpenCall* call, bool launched);
     void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
@@ -262,7 +267,8 @@ private:
     void ForgetEnqueue(const OpenCall& call);
     // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
     // that class (a copy gpaprof made inside the application's launch call has that call's id).
-    std::shared_ptr<PendingEnqueue> TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass = {});
+    // A copy: the shared record stays with the map, so that it is freed under the lock.
+    std::optional<PendingEnqueue> TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass = {});
     // Commands of the application whose activity record has not come yet.
     size_t PendingEnqueues();
 
@@ -302,6 +308,9 @@ private:
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
+    // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
+    // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.
+    std::array<int16_t, 2 * kDriverApiTypeBase> rawParamsSizes_{};
     struct RuntimeStreak {
         std::atomic<uint32_t> streak{0};     // consecutive calls the stack walk gave to the runtime
         std::atomic<uint32_t> appStreak{0};  // ... to the application
@@ -318,7 +327,11 @@ private:
     std::vector<std::string> occupancyNotes_;
 
     std::mutex enqueueMutex_;
-    std::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_;
+    // The launches waiting for their activity records, in memory of their own, used under enqueueMutex_ only: the
+    // activity thread frees what the application's threads allocated, and through malloc each such free took
+    // the lock of the application thread's arena, about once per launch.
+    std::pmr::unsynchronized_pool_resource enqueuePool_;
+    std::pmr::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_{&enqueuePool_};
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
     uint64_t ActivityNow() const {
@@ -468,6 +481,16 @@ bool CudaPart::Initialize(std::string* problem) {
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
+    rawParamsSizes_.fill(-1);
+    if (const char* raw = std::getenv("GPAPROF_CUDA_RAW_CALLS"); !(raw && std::strcmp(raw, "0") == 0)) {
+        for (const CudaApiInfo& info : AllApis()) {
+            const int size = RawParamsSize(info.domain, info.cbid);
+            if (info.apiType < rawParamsSizes_.size() && size >= 0 && static_cast<size_t>(size) <= kMaxRawParamsBytes &&
+                ReturnsStatusCode(info.domain, info.name)) {
+                rawParamsSizes_[info.apiType] = static_cast<int16_t>(size);
+            }
+        }
+    }
     if (std::getenv("GPAPROF_CUDA_STATS")) costs_.Enable();
     ReplayMethod method = ReplayMethod::Own;
     if (counters_) {
@@ -774,6 +797,29 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     const CudaApiInfo* info = FindApi(domain, cbid);
     const std::string_view name = info ? info->name : std::string_view(data->functionName ? data->functionName : "unknown");
     CallScratch& scratch = g_callScratch.Get();
+    if (const int rawSize = info && info->apiType < rawParamsSizes_.size() ? rawParamsSizes_[info->apiType] : -1; rawSize == 0 || (rawSize > 0 && data->functionParams)) {
+        // Arguments formatted from their bytes alone: the bytes go into the spool, gpaprof formats them.
+        RawCallFields raw;
+        raw.threadId = Agent::ThreadId();
+        raw.index = *call.index;
+        raw.apiType = info->apiType;
+        raw.returnCode = returnCode;
+        raw.start = call.start;
+        raw.end = end;
+        raw.params = data->functionParams;
+        raw.paramsSize = static_cast<size_t>(rawSize);
+        {
+            CostScope encode(costs_, CostSite::Encode);
+            scratch.line.clear();
+            EncodeRawCallLine(raw, &scratch.line);
+        }
+        {
+            CostScope append(costs_, CostSite::Append);
+            agent_->WriteEncoded(scratch.line);
+        }
+        AfterCallRecord(call, name, data, raw.threadId, raw.index);
+        return;
+    }
     ArgContext context;
     context.succeeded = returnCode == 0;
     {
@@ -781,16 +827,14 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
         FormatArguments(domain, cbid, data->functionParams, context, &scratch.args);
     }
     std::string& returnValue = scratch.returnValue;
-    if (domain == CudaDomain::Driver) {
-        returnValue = CuResultName(returnCode);
+    if (ReturnsStatusCode(domain, name)) {
+        returnValue = StatusText(domain, returnCode);
     } else if (name == "cudaCreateChannelDesc") {
         returnValue = "{...}";  // returns a struct, not an error code
-    } else if (name == "cudaGetErrorName" || name == "cudaGetErrorString") {
+    } else {  // cudaGetErrorName, cudaGetErrorString
         const char* text = nullptr;
         if (data->functionReturnValue) std::memcpy(&text, data->functionReturnValue, sizeof text);
         returnValue = QuotedString(text);
-    } else {
-        returnValue = CudaErrorName(returnCode);
     }
     scratch.views.clear();
     for (size_t i = 0; i < scratch.args.size(); ++i) scratch.views.push_back(scratch.args[i]);
@@ -814,7 +858,11 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
         CostScope append(costs_, CostSite::Append);
         agent_->WriteEncoded(scratch.line);
     }
-    const uint64_t threadId = fields.threadId, index = fields.index;
+    AfterCallRecord(call, name, data, fields.threadId, fields.index);
+}
+
+void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
+                               uint64_t threadId, uint64_t index) {
     // While the process ends, device times are handed over after every call: nothing flushes them later.
     if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) > 0) {
         Internal internal;
@@ -955,7 +1003,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
         if (found != enqueues_.end()) pending = found->second;
     });
     if (!pending) {
-        pending = std::make_shared<PendingEnqueue>();
+        pending = std::allocate_shared<PendingEnqueue>(std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_));
         pending->info.threadId = Agent::ThreadId();
         pending->info.index = *owner->index;
         pending->apiClass = owner->apiClass;
@@ -984,12 +1032,12 @@ size_t CudaPart::PendingEnqueues() {
     return commands.size();
 }
 
-std::shared_ptr<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass) {
+std::optional<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass) {
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     auto found = enqueues_.find(correlationId);
-    if (found == enqueues_.end()) return nullptr;
-    if (apiClass && found->second->apiClass != *apiClass) return nullptr;
-    std::shared_ptr<PendingEnqueue> pending = found->second;
+    if (found == enqueues_.end()) return std::nullopt;
+    if (apiClass && found->second->apiClass != *apiClass) return std::nullopt;
+    std::optional<PendingEnqueue> pending = *found->second;
     pending->ids.ForEach([&](uint32_t id) { enqueues_.erase(id); });  // one command per call
     return pending;
 }
@@ -1295,7 +1343,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
                      kernel.correlationId, kernel.streamId);
     }
     const std::string deviceName = DeviceName(kernel.deviceId);
-    const std::shared_ptr<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : nullptr;
+    const std::optional<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : std::nullopt;
     std::optional<uint64_t> handle;
     if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
     out->push_back(spool::KernelTimestampRecord{"cuda", ClockKey(), MakeKernelTimestamp(kernel, deviceName, handle)});
@@ -1316,7 +1364,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
 
 void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out) {
     if (replayer_ && replayer_->OwnsActivity(transfer.contextId, transfer.streamId)) return;  // gpaprof's restores
-    const std::shared_ptr<PendingEnqueue> call =
+    const std::optional<PendingEnqueue> call =
         TakeEnqueue(transfer.correlationId, transfer.isMemset ? CudaApiClass::Memset : CudaApiClass::Memcpy);
     if (!call) return;  // a copy of a graph, of a call that is not traced, or gpaprof's inside a launch call
     spool::CommandRecord command;

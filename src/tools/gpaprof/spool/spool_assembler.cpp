@@ -100,7 +100,7 @@ void Reserve(std::string_view text, Collected* out) {
         if (!newline) break;
         begin = static_cast<size_t>(static_cast<const char*>(newline) - text.data()) + 1;
     }
-    out->calls.reserve(counts[static_cast<unsigned char>('A')]);
+    out->calls.reserve(counts[static_cast<unsigned char>('A')] + counts[static_cast<unsigned char>('B')]);
     out->commands.reserve(counts[static_cast<unsigned char>('E')]);
     out->times.reserve(counts[static_cast<unsigned char>('T')]);
     out->dispatches.reserve(counts[static_cast<unsigned char>('K')]);
@@ -111,7 +111,7 @@ void Reserve(std::string_view text, Collected* out) {
 }
 
 // Reads the complete lines of `text` (each ends with '\n').
-void Collect(std::string_view text, Collected* out) {
+void Collect(std::string_view text, const AssemblyOptions* options, Collected* out) {
     Reserve(text, out);
     const bool nuls = std::memchr(text.data(), '\0', text.size()) != nullptr;
     size_t begin = 0;
@@ -134,6 +134,21 @@ void Collect(std::string_view text, Collected* out) {
                 spool::CallLine v;
                 if (!spool::DecodeLine(line, &v, &error)) break;
                 out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, line});
+                continue;
+            }
+            case 'B': {
+                if (!options->expandRawCall) {
+                    error = "a raw CUDA call line, and this gpaprof was built without the CUDA part";
+                    break;
+                }
+                std::string expanded;
+                if (!options->expandRawCall(line, &expanded, &error)) break;
+                if (!expanded.empty() && expanded.back() == '\n') expanded.pop_back();
+                out->owned.push_back(std::move(expanded));
+                const std::string_view callLine = out->owned.back();
+                spool::CallLine v;
+                if (!spool::DecodeLine(callLine, &v, &error)) break;
+                out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, callLine});
                 continue;
             }
             case 'E': {
@@ -206,7 +221,8 @@ void Append(std::vector<T>* to, std::vector<T>* from) {
 
 // Reads the spool's complete lines: a line without its final '\n' was cut short by the end of the process. A
 // large spool is read in stretches on several threads, put back together in spool order.
-Collected CollectSpool(std::string_view spoolText, size_t threadsWanted, std::vector<std::deque<std::string>>* owned) {
+Collected CollectSpool(std::string_view spoolText, const AssemblyOptions& options, std::vector<std::deque<std::string>>* owned) {
+    const size_t threadsWanted = options.threads;
     const size_t lastNewline = spoolText.rfind('\n');
     const std::string_view complete = lastNewline == std::string_view::npos ? std::string_view()
                                                                              : spoolText.substr(0, lastNewline + 1);
@@ -226,8 +242,8 @@ Collected CollectSpool(std::string_view spoolText, size_t threadsWanted, std::ve
     }
     std::vector<Collected> parts(std::max<size_t>(1, stretches.size()));
     std::vector<std::thread> workers;
-    for (size_t i = 1; i < stretches.size(); ++i) workers.emplace_back(Collect, stretches[i], &parts[i]);
-    if (!stretches.empty()) Collect(stretches[0], &parts[0]);
+    for (size_t i = 1; i < stretches.size(); ++i) workers.emplace_back(Collect, stretches[i], &options, &parts[i]);
+    if (!stretches.empty()) Collect(stretches[0], &options, &parts[0]);
     for (std::thread& worker : workers) worker.join();
 
     Collected all = std::move(parts[0]);
@@ -544,7 +560,7 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
     : trace_(std::make_unique<Trace>()) {
     AssembledProcess& out = process_;
     Trace& trace = *trace_;
-    Collected records = CollectSpool(spoolText, options.threads, &trace.owned);
+    Collected records = CollectSpool(spoolText, options, &trace.owned);
 
     if (!records.processes.empty()) {
         out.process = std::move(records.processes.front());

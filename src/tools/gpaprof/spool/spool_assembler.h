@@ -36,6 +36,10 @@ struct AssemblyOptions {
     // Write no files for a process that recorded no API call, dispatch, kernel or marker (a launcher such as
     // torchrun, when other processes did the work).
     bool skipIfNothingRecorded = false;
+    // Turns a raw CUDA call line ('B', tools/gpaprof/cuda/raw_call_line.h: a call whose arguments are still
+    // bytes) into its 'A' line, '\n' included; the command line sets it where it is built with the CUDA part.
+    // Without it such a line counts as unreadable.
+    bool (*expandRawCall)(std::string_view line, std::string* callLine, std::string* error) = nullptr;
 };
 
 struct AssembledProcess {

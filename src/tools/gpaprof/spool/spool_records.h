@@ -4,7 +4,9 @@
 // crash (no final newline) is ignored.
 //
 // Line format: a record letter, then tab-separated fields; '\\', tab, newline and carriage return inside a
-// field are escaped as \\ \t \n \r. Absent optional numbers are "-". The letters are listed in RecordType.
+// field are escaped as \\ \t \n \r. Absent optional numbers are "-". The letters are those of the record
+// structs below, and 'B': a CUDA call with its arguments still in bytes (tools/gpaprof/cuda/raw_call_line.h),
+// which gpaprof expands into the call's 'A' line when it reads the spool (AssemblyOptions::expandRawCall).
 #pragma once
 
 #include <cstdint>
