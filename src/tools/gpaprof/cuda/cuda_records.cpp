@@ -1,9 +1,12 @@
 #include "tools/gpaprof/cuda/cuda_records.h"
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 
 #include "tools/gpaprof/files/text_fields.h"
+#include "tools/gpaprof/spool/spool_records.h"
 
 namespace gpaprof::cuda {
 namespace {
@@ -21,6 +24,47 @@ std::string Triple(const uint32_t values[3]) {
 }
 
 uint64_t NonNegative(int32_t value) { return value < 0 ? 0 : static_cast<uint64_t>(value); }
+
+// HexHandle's "0x%016llX" without printf.
+std::string_view HexText(uint64_t value, char (&text)[18]) {
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    text[0] = '0', text[1] = 'x';
+    for (int i = 17; i >= 2; --i, value >>= 4) text[i] = kDigits[value & 0xF];
+    return std::string_view(text, sizeof text);
+}
+
+// Appends to a character buffer that has room (the packet fields: at most 21 numbers).
+class Chars {
+public:
+    Chars& operator<<(std::string_view text) {
+        std::memcpy(p_, text.data(), text.size());
+        p_ += text.size();
+        return *this;
+    }
+    template <typename T>
+    Chars& Put(T value) {
+        p_ = std::to_chars(p_, p_ + 24, value).ptr;
+        return *this;
+    }
+    template <typename T>
+    Chars& Triple(const T (&values)[3]) {
+        *this << "{";
+        Put(values[0]) << ",";
+        Put(values[1]) << ",";
+        return Put(values[2]) << "}";
+    }
+    std::string_view View() const { return std::string_view(buffer_, static_cast<size_t>(p_ - buffer_)); }
+
+private:
+    char buffer_[640];
+    char* p_ = buffer_;
+};
+
+std::string_view PacketType(const KernelActivity& kernel) {
+    if (kernel.graphId != 0) return "CUDA_GRAPH_KERNEL";
+    if (kernel.launchType == 1 || kernel.launchType == 2) return "CUDA_COOPERATIVE_KERNEL";
+    return "CUDA_KERNEL";
+}
 
 }  // namespace
 
@@ -48,13 +92,7 @@ KernelTimestamp MakeKernelTimestamp(const KernelActivity& kernel, const std::str
     entry.agentHandle = HexHandle(kernel.deviceId);
     entry.queueIndex = kernel.streamId;
     entry.deviceIndex = kernel.deviceId;
-    if (kernel.graphId != 0) {
-        entry.packetType = "CUDA_GRAPH_KERNEL";
-    } else if (kernel.launchType == 1 || kernel.launchType == 2) {
-        entry.packetType = "CUDA_COOPERATIVE_KERNEL";
-    } else {
-        entry.packetType = "CUDA_KERNEL";
-    }
+    entry.packetType = PacketType(kernel);
     entry.packetId = kernel.correlationId;
     std::string fields = "{grid=" + Triple(kernel.grid) + ",block=" + Triple(kernel.block);
     if (kernel.cluster[0] || kernel.cluster[1] || kernel.cluster[2]) fields += ",cluster=" + Triple(kernel.cluster);
@@ -101,6 +139,50 @@ KernelLaunch MakeKernelLaunch(const KernelActivity& kernel, uint64_t kernelHandl
     for (int i = 0; i < 3; ++i) launch.globalSize.push_back(NonNegative(kernel.grid[i]) * NonNegative(kernel.block[i]));
     for (int i = 0; i < 3; ++i) launch.localSize.push_back(NonNegative(kernel.block[i]));
     return launch;
+}
+
+void AppendKernelLines(const KernelActivity& kernel, std::optional<uint64_t> kernelHandle, const EnqueueInfo* launch,
+                       std::string_view deviceName, std::string_view clockKey, std::string* out) {
+    char hex[18];
+    Chars fields;
+    fields << "{grid=";
+    fields.Triple(kernel.grid) << ",block=";
+    fields.Triple(kernel.block);
+    if (kernel.cluster[0] || kernel.cluster[1] || kernel.cluster[2]) {
+        fields << ",cluster=";
+        fields.Triple(kernel.cluster);
+    }
+    fields << ",registers=";
+    fields.Put(kernel.registersPerThread) << ",staticShared=";
+    fields.Put(kernel.staticSharedMemory) << ",dynamicShared=";
+    fields.Put(kernel.dynamicSharedMemory) << ",localPerThread=";
+    fields.Put(kernel.localMemoryPerThread) << ",context=";
+    fields.Put(kernel.contextId) << ",stream=";
+    fields.Put(kernel.streamId);
+    if (kernel.graphId != 0) {
+        fields << ",graph=";
+        fields.Put(kernel.graphId) << ",graphNode=";
+        fields.Put(kernel.graphNodeId);
+    }
+    fields << "}";
+    spool::LineWriter q('Q', out);
+    q.Text("cuda").Text(clockKey).Text(kernel.name);
+    q.Text(kernelHandle ? HexText(*kernelHandle, hex) : std::string_view("NA"));
+    q.Number(kernel.start).Number(kernel.end).Text(deviceName).Text(HexText(kernel.deviceId, hex)).Number(kernel.streamId)
+        .Number(kernel.deviceId).Text(PacketType(kernel)).Number(kernel.correlationId).Text(fields.View()).Done();
+    if (!launch) return;
+    const EnqueueInfo* call = launch;
+    spool::LineWriter e('E', out);
+    e.Text("cuda").Number(call->threadId).Number(call->index).Text(clockKey).Number(kCommandKernel).Text("CUDA_KERNEL")
+        .Number(kernel.streamId).Text(HexText(call->streamHandle, hex)).Number(kernel.contextId)
+        .Text(HexText(call->contextHandle, hex)).Text(deviceName).Flag(true).Text(HexText(call->kernelHandle, hex))
+        .Text(kernel.name).Number(3);
+    for (int i = 0; i < 3; ++i) e.Number(NonNegative(kernel.grid[i]) * NonNegative(kernel.block[i]));
+    e.Number(3);
+    for (int i = 0; i < 3; ++i) e.Number(NonNegative(kernel.block[i]));
+    e.Optional(std::optional<uint64_t>()).Done();
+    spool::LineWriter('T', out).Text("cuda").Number(call->threadId).Number(call->index).Text(clockKey).Number(0).Number(0)
+        .Number(kernel.start).Number(kernel.end).Done();
 }
 
 std::string MethodFor(const std::string& kernelName, uint32_t kernelId, const std::string& deviceName,

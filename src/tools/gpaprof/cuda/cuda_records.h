@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "tools/gpaprof/files/profile_model.h"
 
@@ -68,6 +69,14 @@ KernelTimestamp MakeKernelTimestamp(const KernelActivity& kernel, const std::str
 CommandTimes MakeKernelCommand(const KernelActivity& kernel, const EnqueueInfo& call, const std::string& deviceName);
 CommandTimes MakeTransferCommand(const TransferActivity& transfer, const EnqueueInfo& call, const std::string& deviceName);
 KernelLaunch MakeKernelLaunch(const KernelActivity& kernel, uint64_t kernelHandle);
+
+// The spool lines of one kernel's activity record, as spool::EncodeTo writes the records that the functions above
+// make: the kernel timestamp ('Q', MakeKernelTimestamp's), then, for the kernel of a traced launch (`launch` not
+// null), its command ('E', MakeKernelCommand's and MakeKernelLaunch's) and its device times ('T'). Appended to
+// `out` without building those records: the activity thread writes them for every kernel, and building them
+// cost about 3.8 us a kernel.
+void AppendKernelLines(const KernelActivity& kernel, std::optional<uint64_t> kernelHandle, const EnqueueInfo* launch,
+                       std::string_view deviceName, std::string_view clockKey, std::string* out);
 
 // "<kernel>__k<id>_<device name><index>" with the 1-based device index.
 std::string MethodFor(const std::string& kernelName, uint32_t kernelId, const std::string& deviceName,

@@ -276,8 +276,20 @@ private:
     DeviceInfo* DeviceOf(CUcontext context);
     std::string DeviceName(uint32_t ordinal);
     FunctionInfo FunctionFor(CUfunction function, const char* symbolName);
-    void OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<spool::Record>* out);
-    void OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out);
+    // The spool lines of one activity record appended to `lines`; `devices` names the devices seen in its buffer.
+    struct DeviceNames {
+        uint32_t ordinal = UINT32_MAX;
+        std::string name;
+    };
+    void OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames* devices, std::string* lines);
+    void OnTransferRecord(const TransferActivity& transfer, DeviceNames* devices, std::string* lines);
+    const std::string& CachedDeviceName(uint32_t ordinal, DeviceNames* devices) {
+        if (devices->ordinal != ordinal) {
+            devices->name = DeviceName(ordinal);
+            devices->ordinal = ordinal;
+        }
+        return devices->name;
+    }
     void Calibrate();
     const char* ClockKey() const { return cpuClock_ ? kCpuClockKey : kCuptiClockKey; }
 
@@ -1250,43 +1262,45 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     CostScope cost(costs_, CostSite::ActivityBuffer);
     uint64_t count = 0;
     if (!cpuClock_) Calibrate();
-    // One write for the whole buffer: the activity thread would otherwise contend with the application's
+    // One write per megabyte of lines: the activity thread would otherwise contend with the application's
     // threads for the spool three times per kernel.
-    std::vector<spool::Record> records;
+    std::string lines;
+    lines.reserve(size_t{1} << 20);
+    DeviceNames devices;
     CUpti_Activity* record = nullptr;
     while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
         ++count;
         switch (record->kind) {
             case CUPTI_ACTIVITY_KIND_KERNEL:
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), &records);
+                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), &devices, &lines);
                 break;
             case CUPTI_ACTIVITY_KIND_MEMCPY: {
                 const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
                 TransferActivity transfer = TransferOf(*copy);
                 transfer.copyKind = copy->copyKind;
-                OnTransferRecord(transfer, &records);
+                OnTransferRecord(transfer, &devices, &lines);
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
                 TransferActivity transfer = TransferOf(*reinterpret_cast<const CUpti_ActivityMemset4*>(record));
                 transfer.isMemset = true;
-                OnTransferRecord(transfer, &records);
+                OnTransferRecord(transfer, &devices, &lines);
                 break;
             }
             default:
                 break;
         }
-        if (records.size() >= 4096) {
-            agent_->WriteAll(records);
-            records.clear();
+        if (lines.size() >= (size_t{1} << 20) - 4096) {
+            agent_->WriteEncoded(lines);
+            lines.clear();
         }
     }
-    agent_->WriteAll(records);
+    if (!lines.empty()) agent_->WriteEncoded(lines);
     activityRecords_.fetch_add(count, std::memory_order_relaxed);
 }
 
-void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<spool::Record>* out) {
+void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames* devices, std::string* lines) {
     KernelActivity kernel;
     kernel.name = record.name ? record.name : "";
     kernel.start = record.start;
@@ -1342,27 +1356,17 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, std::vector<
         std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u) kept\n", kernel.name.c_str(),
                      kernel.correlationId, kernel.streamId);
     }
-    const std::string deviceName = DeviceName(kernel.deviceId);
     const std::optional<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : std::nullopt;
     std::optional<uint64_t> handle;
     if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
-    out->push_back(spool::KernelTimestampRecord{"cuda", ClockKey(), MakeKernelTimestamp(kernel, deviceName, handle)});
-    if (!call || call->apiClass != CudaApiClass::KernelLaunch) return;
-    spool::CommandRecord command;
-    command.part = "cuda";
-    command.threadId = call->info.threadId;
-    command.index = call->info.index;
-    command.deviceKey = ClockKey();
-    command.command = MakeKernelCommand(kernel, call->info, deviceName);
-    command.kernel = MakeKernelLaunch(kernel, call->info.kernelHandle);
-    out->push_back(std::move(command));
-    // Queued and submit stay 0: CUPTI reports them only with its latency timestamps, which gpaprof leaves off
-    // (they cost time on every launch).
-    out->push_back(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, kernel.start,
-                                      kernel.end});
+    // The kernel line, and the launch's command and device times. Queued and submit are 0: CUPTI reports them only
+    // with its latency timestamps, which gpaprof leaves off (they cost time on every launch).
+    const bool launch = call && call->apiClass == CudaApiClass::KernelLaunch;
+    AppendKernelLines(kernel, handle, launch ? &call->info : nullptr, CachedDeviceName(kernel.deviceId, devices), ClockKey(),
+                      lines);
 }
 
-void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<spool::Record>* out) {
+void CudaPart::OnTransferRecord(const TransferActivity& transfer, DeviceNames* devices, std::string* lines) {
     if (replayer_ && replayer_->OwnsActivity(transfer.contextId, transfer.streamId)) return;  // gpaprof's restores
     const std::optional<PendingEnqueue> call =
         TakeEnqueue(transfer.correlationId, transfer.isMemset ? CudaApiClass::Memset : CudaApiClass::Memcpy);
@@ -1372,11 +1376,12 @@ void CudaPart::OnTransferRecord(const TransferActivity& transfer, std::vector<sp
     command.threadId = call->info.threadId;
     command.index = call->info.index;
     command.deviceKey = ClockKey();
-    command.command = MakeTransferCommand(transfer, call->info, DeviceName(transfer.deviceId));
+    command.command = MakeTransferCommand(transfer, call->info, CachedDeviceName(transfer.deviceId, devices));
     if (!transfer.isMemset) command.transferSize = transfer.bytes;
-    out->push_back(std::move(command));
-    out->push_back(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
-                                      transfer.end});
+    spool::EncodeTo(command, lines);
+    spool::EncodeTo(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
+                                       transfer.end},
+                    lines);
 }
 
 void CudaPart::Finish() {

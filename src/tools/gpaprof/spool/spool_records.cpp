@@ -52,71 +52,7 @@ char* WriteEscaped(char* p, std::string_view text) {
     return p;
 }
 
-// Appends one record's fields to `line_` (the caller's buffer): no temporary per field.
-class Writer {
-public:
-    Writer(char type, std::string* line) : line_(*line) { line_.push_back(type); }
-    Writer& Text(std::string_view text) {
-        line_.push_back('\t');
-        AppendEscaped(text);
-        return *this;
-    }
-    Writer& Number(uint64_t value) {
-        line_.push_back('\t');
-        AppendUnsigned(&line_, value);
-        return *this;
-    }
-    Writer& Signed(long value) {
-        line_.push_back('\t');
-        char buffer[24];
-        const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
-        line_.append(buffer, static_cast<size_t>(result.ptr - buffer));
-        return *this;
-    }
-    Writer& Flag(bool value) {
-        line_.append(value ? "\t1" : "\t0");
-        return *this;
-    }
-    Writer& Real(double value) {
-        // printf's "%.17g" in the C locale, whatever locale the profiled application set.
-        char buffer[40];
-        const std::to_chars_result result =
-            std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
-        return Text(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
-    }
-    Writer& Optional(const std::optional<uint64_t>& value) { return value ? Number(*value) : Text("-"); }
-    Writer& Optional(const std::optional<double>& value) { return value ? Real(*value) : Text("-"); }
-    Writer& OptionalText(const std::optional<std::string>& value) {
-        Flag(value.has_value());
-        return value ? Text(*value) : Text("");
-    }
-    Writer& Size(const WorkSize& size) {
-        Number(size.dims);
-        for (uint64_t value : size.size) Number(value);
-        return *this;
-    }
-    Writer& List(const std::vector<std::string>& values) {
-        Number(values.size());
-        for (const std::string& value : values) Text(value);
-        return *this;
-    }
-    Writer& Numbers(const std::vector<uint64_t>& values) {
-        Number(values.size());
-        for (uint64_t value : values) Number(value);
-        return *this;
-    }
-    void Done() { line_.push_back('\n'); }
-
-private:
-    void AppendEscaped(std::string_view text) {
-        const size_t begin = line_.size();
-        line_.resize(begin + 2 * text.size());
-        char* end = WriteEscaped(line_.data() + begin, text);
-        line_.resize(static_cast<size_t>(end - line_.data()));
-    }
-
-    std::string& line_;
-};
+using Writer = LineWriter;
 
 // Reads the tab-separated fields of one line in place: a field is copied (and unescaped) only when a
 // record keeps it as text. Most lines have no escape at all, which is checked once per line.
@@ -840,6 +776,97 @@ std::optional<Record> Decode(std::string_view line, std::string* error) {
     }
     Reader reader(line.size() > 1 ? line.substr(2) : std::string_view(), line.size() > 1, error);
     return DecodeFields(type, reader);
+}
+
+LineWriter::LineWriter(char type, std::string* line) : line_(*line) {
+    const size_t begin = line_.size();
+    line_.resize(begin + 256);
+    p_ = line_.data() + begin;
+    end_ = line_.data() + line_.size();
+    *p_++ = type;
+}
+
+LineWriter::~LineWriter() {
+    if (!trimmed_) Trim();
+}
+
+void LineWriter::Grow(size_t bytes) {
+    const size_t used = static_cast<size_t>(p_ - line_.data());
+    line_.resize(used + bytes + 256);  // std::string grows its capacity geometrically
+    p_ = line_.data() + used;
+    end_ = line_.data() + line_.size();
+}
+
+void LineWriter::Trim() {
+    line_.resize(static_cast<size_t>(p_ - line_.data()));
+    trimmed_ = true;
+}
+
+void LineWriter::Done() {
+    Room(1);
+    *p_++ = '\n';
+    Trim();
+}
+
+LineWriter& LineWriter::Text(std::string_view text) {
+    Room(1 + 2 * text.size());
+    *p_++ = '\t';
+    p_ = WriteEscaped(p_, text);
+    return *this;
+}
+
+LineWriter& LineWriter::Number(uint64_t value) {
+    Room(21);
+    *p_++ = '\t';
+    p_ = std::to_chars(p_, p_ + 20, value).ptr;
+    return *this;
+}
+
+LineWriter& LineWriter::Signed(long value) {
+    Room(21);
+    *p_++ = '\t';
+    p_ = std::to_chars(p_, p_ + 20, value).ptr;
+    return *this;
+}
+
+LineWriter& LineWriter::Flag(bool value) {
+    Room(2);
+    *p_++ = '\t';
+    *p_++ = value ? '1' : '0';
+    return *this;
+}
+
+LineWriter& LineWriter::Real(double value) {
+    // printf's "%.17g" in the C locale, whatever locale the profiled application set.
+    char buffer[40];
+    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
+    return Text(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
+}
+
+LineWriter& LineWriter::Optional(const std::optional<uint64_t>& value) { return value ? Number(*value) : Text("-"); }
+LineWriter& LineWriter::Optional(const std::optional<double>& value) { return value ? Real(*value) : Text("-"); }
+
+LineWriter& LineWriter::OptionalText(const std::optional<std::string>& value) {
+    Flag(value.has_value());
+    return value ? Text(*value) : Text("");
+}
+
+LineWriter& LineWriter::Size(const WorkSize& size) {
+    Number(size.dims);
+    for (uint64_t value : size.size) Number(value);
+    return *this;
+}
+
+LineWriter& LineWriter::List(const std::vector<std::string>& values) {
+    Number(values.size());
+    for (const std::string& value : values) Text(value);
+    return *this;
+}
+
+LineWriter& LineWriter::Numbers(const std::vector<uint64_t>& values) {
+    Number(values.size());
+    for (uint64_t value : values) Number(value);
+    return *this;
 }
 
 }  // namespace gpaprof::spool

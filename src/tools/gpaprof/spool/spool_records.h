@@ -153,6 +153,42 @@ void EncodeCallLine(const CallLineFields& call, std::string* out);
 // One line without its '\n'; nullopt with the reason when it is not a record.
 std::optional<Record> Decode(std::string_view line, std::string* error);
 
+// Appends one record's fields to a line in the caller's buffer, as Encode writes them: the record letter,
+// then each field after a tab (text escaped), then Done's '\n'. No temporary per field: for writers of
+// many records of one kind (the CUDA part's activity records).
+class LineWriter {
+public:
+    LineWriter(char type, std::string* line);
+    ~LineWriter();  // a line left without Done keeps what was written, without the room
+    LineWriter(const LineWriter&) = delete;
+    LineWriter& operator=(const LineWriter&) = delete;
+    LineWriter& Text(std::string_view text);
+    LineWriter& Number(uint64_t value);
+    LineWriter& Signed(long value);
+    LineWriter& Flag(bool value);
+    LineWriter& Real(double value);
+    LineWriter& Optional(const std::optional<uint64_t>& value);  // "-" when absent
+    LineWriter& Optional(const std::optional<double>& value);
+    LineWriter& OptionalText(const std::optional<std::string>& value);
+    LineWriter& Size(const WorkSize& size);
+    LineWriter& List(const std::vector<std::string>& values);      // the count, then the values
+    LineWriter& Numbers(const std::vector<uint64_t>& values);
+    void Done();
+
+private:
+    // The line is written through p_ into room made ahead in line_ (no zero-filling per field), trimmed at the end.
+    void Room(size_t bytes) {
+        if (static_cast<size_t>(end_ - p_) < bytes) Grow(bytes);
+    }
+    void Grow(size_t bytes);
+    void Trim();
+
+    std::string& line_;
+    char* p_ = nullptr;
+    char* end_ = nullptr;
+    bool trimmed_ = false;
+};
+
 std::string EscapeField(std::string_view text);
 std::string UnescapeField(std::string_view text);
 

@@ -22,6 +22,7 @@
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
+#include "tools/gpaprof/spool/spool_records.h"
 
 namespace gpaprof::cuda {
 namespace {
@@ -375,6 +376,63 @@ TEST(CudaRecords, KernelTimestampLineFollowsTheHsaLayout) {
     EXPECT_EQ(fromGraph.packetType, "CUDA_GRAPH_KERNEL");
     EXPECT_EQ(fromGraph.kernelObject, "NA");
     EXPECT_NE(fromGraph.packetFields.find(",graph=3,graphNode=99}"), std::string::npos);
+}
+
+// The activity thread's lines are the records' lines, byte for byte, whatever the kernel: launched from a graph,
+// cooperative, in a cluster, with large and negative numbers, with characters the spool escapes in its name.
+TEST(CudaRecords, KernelLinesAreTheRecordsLines) {
+    uint64_t seed = 12345;
+    auto next = [&seed]() {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return seed >> 17;
+    };
+    for (int round = 0; round < 400; ++round) {
+        KernelActivity kernel = SaxpyActivity();
+        const char* const names[] = {"_Z5saxpyPfPKffi", "", "void at::native::vectorized_elementwise_kernel<4, "
+                                     "at::native::FillFunctor<float>, std::array<char*, 1ul> >(int, ...)",
+                                     "tab\there\\back\nslash\r"};
+        kernel.name = names[round % 4];
+        kernel.start = next() << 20, kernel.end = kernel.start + next() % 100000;
+        kernel.deviceId = static_cast<uint32_t>(next() % 8);
+        kernel.contextId = static_cast<uint32_t>(next());
+        kernel.streamId = static_cast<uint32_t>(next());
+        kernel.correlationId = static_cast<uint32_t>(next());
+        for (int i = 0; i < 3; ++i) {
+            kernel.grid[i] = static_cast<int32_t>(next()) - (round % 7 == 0 ? 1 << 30 : 0);
+            kernel.block[i] = static_cast<int32_t>(next() % 1025);
+            kernel.cluster[i] = round % 3 == 0 ? static_cast<uint32_t>(next() % 9) : 0;
+        }
+        kernel.registersPerThread = static_cast<uint32_t>(next() % 256);
+        kernel.staticSharedMemory = static_cast<int32_t>(next() % 65536);
+        kernel.dynamicSharedMemory = static_cast<int32_t>(next() % 65536) - (round % 5 == 0 ? 70000 : 0);
+        kernel.localMemoryPerThread = static_cast<uint32_t>(next());
+        kernel.graphId = round % 4 == 1 ? static_cast<uint32_t>(next()) : 0;
+        kernel.graphNodeId = kernel.graphId ? next() << 10 : 0;
+        kernel.launchType = static_cast<uint8_t>(round % 3);
+        EnqueueInfo info;
+        info.threadId = next(), info.index = next(), info.streamHandle = round % 2 ? next() : 0;
+        info.contextHandle = next(), info.kernelHandle = round % 5 ? next() : 0;
+        const std::string device = round % 2 ? "NVIDIA H100 80GB HBM3" : "CUDA device 3";
+        const std::string clock = round % 2 ? "cpu" : "cupti";
+        const std::optional<uint64_t> handle = info.kernelHandle ? std::optional<uint64_t>(info.kernelHandle) : std::nullopt;
+        const bool launch = round % 6 != 0;
+
+        std::string expected = spool::Encode(spool::KernelTimestampRecord{"cuda", clock, MakeKernelTimestamp(kernel, device, handle)});
+        if (launch) {
+            spool::CommandRecord command;
+            command.part = "cuda";
+            command.threadId = info.threadId;
+            command.index = info.index;
+            command.deviceKey = clock;
+            command.command = MakeKernelCommand(kernel, info, device);
+            command.kernel = MakeKernelLaunch(kernel, info.kernelHandle);
+            expected += spool::Encode(command);
+            expected += spool::Encode(spool::TimesRecord{"cuda", info.threadId, info.index, clock, 0, 0, kernel.start, kernel.end});
+        }
+        std::string lines = "earlier\n";
+        AppendKernelLines(kernel, handle, launch ? &info : nullptr, device, clock, &lines);
+        ASSERT_EQ(lines, "earlier\n" + expected) << "round " << round;
+    }
 }
 
 TEST(CudaRecords, CommandsNameTheirKind) {
