@@ -26,6 +26,7 @@ enum class CostSite : uint32_t {
     Enqueue,        // registering a launch, copy or set for its activity record
     ActivityBuffer, // CUPTI's activity thread: one completed buffer
     Resource,       // context, stream and module callbacks
+    StackWalk,      // of EnterRuntimeOwn and EnterTraced: asking the stack who made a driver call (CalledByRuntime)
     Count
 };
 
@@ -47,7 +48,7 @@ public:
     std::string Summary() const {
         static const char* const kNames[] = {"enter(app)", "enter(nested)", "enter(runtime's)", "exit(app)",
                                              "exit(nested)", "arguments", "encode", "append", "enqueue",
-                                             "activity-buffer", "resource"};
+                                             "activity-buffer", "resource", "stack-walk"};
         static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(CostSite::Count));
         const double nsPerTick = static_cast<double>(agent::Agent::Now() - startNs_) /
                                  static_cast<double>(__rdtsc() - startTicks_ + 1);

@@ -259,11 +259,12 @@ private:
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
     // walk (several microseconds); a function the runtime (or the application) called 32 times in a row is
     // taken to be the runtime's (the application's) without one, and checked again every 16th call, doubling
-    // the interval every 32 checks that agree, up to every 1024th.
+    // the interval every 8 checks that agree, up to every 4096th.
     bool CalledByRuntime(uint32_t driverCbid);
     OpenCall* InnermostTraced();
+    // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
-                         uint64_t kernelHandle, const char* kernelName = nullptr);
+                         uint64_t kernelHandle, const char* kernelName = nullptr, uint32_t ownerCorrelationId = 0);
     void ForgetEnqueue(const OpenCall& call);
     // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
     // that class (a copy gpaprof made inside the application's launch call has that call's id).
@@ -621,16 +622,17 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     if (driverCbid >= runtimeCallers_.size()) return callers_.CalledByCudaRuntime();
     RuntimeStreak& known = runtimeCallers_[driverCbid];
     const uint32_t call = known.calls.fetch_add(1, std::memory_order_relaxed);
-    // Checked again every 16th call, and less often the longer the streak (every 1024th at most): the runtime
+    // Checked again every 16th call, and less often the longer the streak (every 4096th at most, doubling every 8 checks that agree): the runtime
     // calls cuKernelGetName before every launch, and a stack walk costs microseconds.
     const uint32_t streak = known.streak.load(std::memory_order_relaxed);
     const uint32_t appStreak = known.appStreak.load(std::memory_order_relaxed);
-    const uint32_t interval = 16u << std::min<uint32_t>(6, std::max(streak, appStreak) / 32);
+    const uint32_t interval = 16u << std::min<uint32_t>(8, std::max(streak, appStreak) / 8);
     if (call % interval != 0) {
         if (streak >= 32) return true;
         if (appStreak >= 32) return false;  // a driver-API application
     }
     Internal internal;
+    CostScope walk(costs_, CostSite::StackWalk);
     const bool runtime = callers_.CalledByCudaRuntime();
     (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed);
     (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
@@ -754,7 +756,10 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     calls.push_back(std::move(call));
     OpenCall& open = calls.back();
     const bool driverLaunch = domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch;
-    if (trace_ && enqueues && !driverLaunch) {
+    // A runtime launch is registered once, by the driver launch it makes (LaunchEnter), under both calls' ids:
+    // one registration per launch instead of two (each took about 0.3 us, docs/benchmarks.md).
+    const bool runtimeLaunch = domain == CudaDomain::Runtime && open.apiClass == CudaApiClass::KernelLaunch;
+    if (trace_ && enqueues && !driverLaunch && !runtimeLaunch) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
             Internal internal;
             RegisterEnqueue(owner, data->correlationId, StreamArgument(domain, cbid, data->functionParams), data->context, 0);
@@ -905,7 +910,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     if (trace_) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
             RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
-                            reinterpret_cast<uintptr_t>(function), data->symbolName);
+                            reinterpret_cast<uintptr_t>(function), data->symbolName, owner->correlationId);
         }
     }
     if (t_profilingLaunch) return;
@@ -1004,7 +1009,7 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
 }
 
 void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
-                               uint64_t kernelHandle, const char* kernelName) {
+                               uint64_t kernelHandle, const char* kernelName, uint32_t ownerCorrelationId) {
     // The name tells the driver's own kernels from the launch's under the range profiler (-p) only.
     const uint64_t nameHash = counters_ && kernelName && *kernelName ? NameHash(kernelName) : 0;
     CostScope cost(costs_, CostSite::Enqueue);
@@ -1025,9 +1030,13 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (kernelHandle) pending->info.kernelHandle = kernelHandle;
     if (nameHash) pending->kernelNameHash = nameHash;
     unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
-    if (enqueues_.emplace(correlationId, pending).second) {
-        pending->ids.push_back(correlationId);
-        owner->correlations.push_back(correlationId);
+    const uint32_t ids[] = {correlationId, ownerCorrelationId};
+    for (size_t i = 0; i < (ownerCorrelationId ? 2 : 1); ++i) {
+        const uint32_t id = ids[i];
+        if (enqueues_.emplace(id, pending).second) {  // the owner's id may be the same, or registered already
+            pending->ids.push_back(id);
+            owner->correlations.push_back(id);
+        }
     }
 }
 

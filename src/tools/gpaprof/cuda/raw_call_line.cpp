@@ -10,7 +10,15 @@
 namespace gpaprof::cuda {
 namespace {
 
-constexpr char kHexDigits[] = "0123456789abcdef";
+// Two lowercase hex digits per byte value, for one 2-byte copy per byte.
+struct HexPairs {
+    char pairs[256][2];
+    constexpr HexPairs() : pairs() {
+        constexpr char kDigits[] = "0123456789abcdef";
+        for (int i = 0; i < 256; ++i) pairs[i][0] = kDigits[i >> 4], pairs[i][1] = kDigits[i & 0xF];
+    }
+};
+constexpr HexPairs kHexPairs;
 
 char* PutNumber(char* p, uint64_t value) {
     *p++ = '\t';
@@ -53,13 +61,10 @@ void EncodeRawCallLine(const RawCallFields& call, std::string* out) {
     *p++ = '\t';
     p = std::to_chars(p, p + 11, call.returnCode).ptr;
     p = PutNumber(p, call.start);
-    p = PutNumber(p, call.end);
+    p = PutNumber(p, call.end >= call.start ? call.end - call.start : 0);  // the duration: fewer digits
     *p++ = '\t';
     const auto* bytes = static_cast<const unsigned char*>(call.params);
-    for (size_t i = 0; i < size; ++i) {
-        *p++ = kHexDigits[bytes[i] >> 4];
-        *p++ = kHexDigits[bytes[i] & 0xF];
-    }
+    for (size_t i = 0; i < size; ++i, p += 2) std::memcpy(p, kHexPairs.pairs[bytes[i]], 2);
     *p++ = '\n';
     out->resize(old + static_cast<size_t>(p - begin));
 }
@@ -73,12 +78,14 @@ bool ExpandRawCallLine(std::string_view line, std::string* callLine, std::string
     spool::CallLineFields fields;
     uint32_t apiType = 0;
     int32_t returnCode = 0;
+    uint64_t duration = 0;
     if (!ParseNumber(NextField(&rest), &fields.threadId) || !ParseNumber(NextField(&rest), &fields.index) ||
         !ParseNumber(NextField(&rest), &apiType) || !ParseNumber(NextField(&rest), &returnCode) ||
-        !ParseNumber(NextField(&rest), &fields.start) || !ParseNumber(NextField(&rest), &fields.end)) {
+        !ParseNumber(NextField(&rest), &fields.start) || !ParseNumber(NextField(&rest), &duration)) {
         *error = "a raw CUDA call line with a field that is not a number";
         return false;
     }
+    fields.end = fields.start + duration;
     const std::string_view hex = NextField(&rest);
     if (!rest.empty()) {
         *error = "a raw CUDA call line with more than 8 fields";

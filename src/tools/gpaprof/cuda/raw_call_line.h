@@ -5,8 +5,9 @@
 // the CUDA part writes those bytes instead, and gpaprof formats them when it reads the spool, into the same 'A'
 // line the call would have had. The line is in the spool like any other record: a crash loses nothing more.
 //
-// Line: 'B', then tab-separated: thread id, call index, API type, return code, start, end (decimal), the
-// parameter struct's bytes (two lowercase hex digits per byte; empty for a function without arguments).
+// Line: 'B', then tab-separated: thread id, call index, API type, return code, start, duration (end - start;
+// decimal), the parameter struct's bytes (two lowercase hex digits per byte; empty for a function without
+// arguments).
 #pragma once
 
 #include <cstddef>
