@@ -63,6 +63,7 @@
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/correlation_ids.h"
+#include "tools/gpaprof/cuda/correlation_table.h"
 #include "tools/gpaprof/cuda/counter_collector.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/cuda_occupancy.h"
@@ -236,10 +237,7 @@ public:
     void FlushForCrash();
 
 private:
-    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {
-        // Launches wait here for their activity records, which come a buffer (tens of thousands) at a time.
-        enqueues_.reserve(1u << 16);
-    }
+    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
     bool Initialize(std::string* problem);
 
     void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
@@ -340,11 +338,19 @@ private:
     std::vector<std::string> occupancyNotes_;
 
     std::mutex enqueueMutex_;
-    // The launches waiting for their activity records, in memory of their own, used under enqueueMutex_ only: the
-    // activity thread frees what the application's threads allocated, and through malloc each such free took
-    // the lock of the application thread's arena, about once per launch.
+    // The launches, copies and sets waiting for their activity records (which come a buffer, tens of thousands, at
+    // a time), by every correlation id that leads to them. Each is made in memory of its own and freed when its
+    // record takes it or its call fails, under enqueueMutex_ only: the activity thread frees what the
+    // application's threads made, and through malloc each such free took the lock of the application thread's
+    // arena, about once per launch.
     std::pmr::unsynchronized_pool_resource enqueuePool_;
-    std::pmr::unordered_map<uint32_t, std::shared_ptr<PendingEnqueue>> enqueues_{&enqueuePool_};
+    CorrelationTable<PendingEnqueue> enqueues_;
+    PendingEnqueue* NewPending() {
+        return std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_).new_object<PendingEnqueue>();
+    }
+    void DeletePending(PendingEnqueue* pending) {
+        std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_).delete_object(pending);
+    }
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
     uint64_t ActivityNow() const {
@@ -1014,13 +1020,12 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     const uint64_t nameHash = counters_ && kernelName && *kernelName ? NameHash(kernelName) : 0;
     CostScope cost(costs_, CostSite::Enqueue);
     std::lock_guard<std::mutex> lock(enqueueMutex_);
-    std::shared_ptr<PendingEnqueue> pending;
+    PendingEnqueue* pending = nullptr;
     owner->correlations.ForEach([&](uint32_t id) {
-        auto found = enqueues_.find(id);
-        if (found != enqueues_.end()) pending = found->second;
+        if (PendingEnqueue* found = enqueues_.Find(id)) pending = found;
     });
     if (!pending) {
-        pending = std::allocate_shared<PendingEnqueue>(std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_));
+        pending = NewPending();
         pending->info.threadId = Agent::ThreadId();
         pending->info.index = *owner->index;
         pending->apiClass = owner->apiClass;
@@ -1033,33 +1038,52 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     const uint32_t ids[] = {correlationId, ownerCorrelationId};
     for (size_t i = 0; i < (ownerCorrelationId ? 2 : 1); ++i) {
         const uint32_t id = ids[i];
-        if (enqueues_.emplace(id, pending).second) {  // the owner's id may be the same, or registered already
+        if (enqueues_.Insert(id, pending)) {  // the owner's id may be the same, or registered already
             pending->ids.push_back(id);
             owner->correlations.push_back(id);
         }
     }
+    if (pending->ids.empty()) DeletePending(pending);  // every id was another command's: nothing refers to it
 }
 
 void CudaPart::ForgetEnqueue(const OpenCall& call) {
     if (call.correlations.empty()) return;
     std::lock_guard<std::mutex> lock(enqueueMutex_);
-    call.correlations.ForEach([&](uint32_t id) { enqueues_.erase(id); });
+    // Every id of a command is its call's: once they are gone, nothing refers to it.
+    PendingEnqueue* forgotten[2] = {nullptr, nullptr};
+    std::vector<PendingEnqueue*> more;
+    call.correlations.ForEach([&](uint32_t id) {
+        PendingEnqueue* pending = enqueues_.Erase(id);
+        if (!pending || pending == forgotten[0] || pending == forgotten[1]) return;
+        if (!forgotten[0]) {
+            forgotten[0] = pending;
+        } else if (!forgotten[1]) {
+            forgotten[1] = pending;
+        } else if (std::find(more.begin(), more.end(), pending) == more.end()) {
+            more.push_back(pending);
+        }
+    });
+    for (PendingEnqueue* pending : forgotten) {
+        if (pending) DeletePending(pending);
+    }
+    for (PendingEnqueue* pending : more) DeletePending(pending);
 }
 
 size_t CudaPart::PendingEnqueues() {
     std::lock_guard<std::mutex> lock(enqueueMutex_);
     std::unordered_set<const PendingEnqueue*> commands;
-    for (const auto& [id, pending] : enqueues_) commands.insert(pending.get());
+    enqueues_.ForEach([&](uint32_t, const PendingEnqueue* pending) { commands.insert(pending); });
     return commands.size();
 }
 
 std::optional<PendingEnqueue> CudaPart::TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass) {
     std::lock_guard<std::mutex> lock(enqueueMutex_);
-    auto found = enqueues_.find(correlationId);
-    if (found == enqueues_.end()) return std::nullopt;
-    if (apiClass && found->second->apiClass != *apiClass) return std::nullopt;
-    std::optional<PendingEnqueue> pending = *found->second;
-    pending->ids.ForEach([&](uint32_t id) { enqueues_.erase(id); });  // one command per call
+    PendingEnqueue* found = enqueues_.Find(correlationId);
+    if (!found) return std::nullopt;
+    if (apiClass && found->apiClass != *apiClass) return std::nullopt;
+    std::optional<PendingEnqueue> pending = std::move(*found);
+    pending->ids.ForEach([&](uint32_t id) { enqueues_.Erase(id); });  // one command per call
+    DeletePending(found);
     return pending;
 }
 
@@ -1338,11 +1362,10 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
             dropped = "gpaprof's cache flush";
         } else if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
             dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
-        } else if (!enqueues_.count(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
+        } else if (!enqueues_.Find(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
             dropped = "no application launch of that id, and it ran while gpaprof replayed";
-        } else if (auto launch = enqueues_.find(kernel.correlationId);
-                   launch != enqueues_.end() && launch->second->kernelNameHash &&
-                   launch->second->kernelNameHash != NameHash(kernel.name.c_str())) {
+        } else if (const PendingEnqueue* launch = enqueues_.Find(kernel.correlationId);
+                   launch && launch->kernelNameHash && launch->kernelNameHash != NameHash(kernel.name.c_str())) {
             dropped = "not the kernel that launch named (the driver runs kernels of its own for a profiled launch)";
         } else if (!replayedKernels_.insert(kernel.correlationId).second) {
             dropped = "a second record of a launch (kernel replay)";
