@@ -44,6 +44,7 @@
 #include <shared_mutex>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -259,6 +260,12 @@ private:
     // taken to be the runtime's (the application's) without one, and checked again every 16th call, doubling
     // the interval every 8 checks that agree, up to every 4096th.
     bool CalledByRuntime(uint32_t driverCbid);
+    // The runtime calls cuKernelGetName before every launch, outside any runtime call: once the stack walks gave
+    // that many calls in a row to the runtime, gpaprof stops subscribing to it (two callbacks a launch, about
+    // 0.4 us of CUPTI's and gpaprof's, docs/benchmarks.md). An application's own later calls of it go untraced.
+    static constexpr uint32_t kStopListeningAfter = 32;
+    void StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+    std::atomic<uint32_t> stoppedListening_{0};
     OpenCall* InnermostTraced();
     // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
@@ -640,9 +647,25 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     Internal internal;
     CostScope walk(costs_, CostSite::StackWalk);
     const bool runtime = callers_.CalledByCudaRuntime();
-    (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed);
+    const uint32_t agreeing = (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed) + 1;
     (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
+    if (runtime && agreeing == kStopListeningAfter && driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
+        StopListening(CUPTI_CB_DOMAIN_DRIVER_API, driverCbid);
+    }
     return runtime;
+}
+
+void CudaPart::StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    // From a thread of its own: this runs inside one of CUPTI's callbacks, and whether CUPTI lets a callback
+    // change the subscription is not documented. The thread waits for any lock CUPTI holds while calling back.
+    const TracingApi* api = api_;
+    CUpti_SubscriberHandle subscriber = subscriber_;
+    try {
+        std::thread([api, subscriber, domain, cbid] { api->cuptiEnableCallback(0, subscriber, domain, cbid); }).detach();
+        stoppedListening_.fetch_add(1, std::memory_order_relaxed);
+    } catch (const std::system_error&) {
+        // No thread: the callbacks go on, which costs time and nothing else.
+    }
 }
 
 OpenCall* CudaPart::InnermostTraced() {
@@ -1495,8 +1518,9 @@ void CudaPart::Finish() {
     }
     if (first && costs_.enabled()) {
         // After the last flush: the activity buffers' processing is in the summary.
-        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records\n", costs_.Summary().c_str(),
-                     static_cast<unsigned long long>(activityRecords_.load()));
+        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records; callbacks given up: %u\n",
+                     costs_.Summary().c_str(), static_cast<unsigned long long>(activityRecords_.load()),
+                     stoppedListening_.load());
         // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
         std::vector<std::pair<uint32_t, uint32_t>> outside;
         for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {
