@@ -844,7 +844,8 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     const CudaApiInfo* info = FindApi(domain, cbid);
     const std::string_view name = info ? info->name : std::string_view(data->functionName ? data->functionName : "unknown");
     CallScratch& scratch = g_callScratch.Get();
-    if (const int rawSize = info && info->apiType < rawParamsSizes_.size() ? rawParamsSizes_[info->apiType] : -1; rawSize == 0 || (rawSize > 0 && data->functionParams)) {
+    const int rawSize = info && info->apiType < rawParamsSizes_.size() ? rawParamsSizes_[info->apiType] : -1;
+    if (rawSize == 0 || (rawSize > 0 && data->functionParams)) {
         // Arguments formatted from their bytes alone: the bytes go into the spool, gpaprof formats them.
         RawCallFields raw;
         raw.threadId = Agent::ThreadId();
