@@ -273,7 +273,7 @@ private:
     void ForgetEnqueue(const OpenCall& call);
     // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
     // that class (a copy gpaprof made inside the application's launch call has that call's id).
-    // A copy: the shared record stays with the map, so that it is freed under the lock.
+    // A copy: the command itself is freed here, under the lock.
     std::optional<PendingEnqueue> TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass = {});
     // Commands of the application whose activity record has not come yet.
     size_t PendingEnqueues();

@@ -35,8 +35,22 @@ struct CallEntry {
     std::string_view part;
     uint64_t thread, index;
     uint64_t start, end;
-    std::string_view line;
+    std::string_view line;  // an 'A' line, or a raw CUDA call line ('B'), expanded when it is written
 };
+
+using RawCallExpander = bool (*)(std::string_view line, std::string* callLine, std::string* error);
+
+// The 'A' line of a call: its spool line, or (a raw call line) the line it expands to, made in `scratch`. Raw lines
+// are expanded again where they are written rather than kept expanded: a large trace's calls stay views into
+// the spool.
+std::string_view CallLineText(const CallEntry& call, RawCallExpander expand, std::string* scratch) {
+    if (call.line.empty() || call.line[0] != 'B') return call.line;
+    scratch->clear();
+    std::string error;
+    if (!expand || !expand(call.line, scratch, &error)) return {};  // Collect kept only lines that expand
+    if (!scratch->empty() && scratch->back() == '\n') scratch->pop_back();
+    return *scratch;
+}
 
 struct CommandEntry {
     std::string_view part;
@@ -112,6 +126,8 @@ void Reserve(std::string_view text, Collected* out) {
 
 // Reads the complete lines of `text` (each ends with '\n').
 void Collect(std::string_view text, const AssemblyOptions* options, Collected* out) {
+    static constexpr std::string_view kCudaPart = "cuda";
+    std::string expanded;  // a raw call line's 'A' line, while its fields are read
     Reserve(text, out);
     const bool nuls = std::memchr(text.data(), '\0', text.size()) != nullptr;
     size_t begin = 0;
@@ -141,14 +157,14 @@ void Collect(std::string_view text, const AssemblyOptions* options, Collected* o
                     error = "a raw CUDA call line, and this gpaprof was built without the CUDA part";
                     break;
                 }
-                std::string expanded;
+                expanded.clear();
                 if (!options->expandRawCall(line, &expanded, &error)) break;
                 if (!expanded.empty() && expanded.back() == '\n') expanded.pop_back();
-                out->owned.push_back(std::move(expanded));
-                const std::string_view callLine = out->owned.back();
                 spool::CallLine v;
-                if (!spool::DecodeLine(callLine, &v, &error)) break;
-                out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, callLine});
+                if (!spool::DecodeLine(expanded, &v, &error)) break;
+                // The part is the CUDA part's name (a literal) or, from an unexpected expansion, kept apart.
+                const std::string_view part = v.part == kCudaPart ? kCudaPart : std::string_view(out->owned.emplace_back(v.part));
+                out->calls.push_back({part, v.threadId, v.index, v.start, v.end, line});
                 continue;
             }
             case 'E': {
@@ -422,6 +438,7 @@ public:
 
     std::vector<Part> parts;  // in the order of AtpFile::parts
     std::vector<CallEntry> calls;
+    RawCallExpander expandRawCall = nullptr;
     std::vector<CommandEntry> commands;
     std::vector<TimesEntry> times;
     std::vector<KernelEntry> kernels;
@@ -435,8 +452,8 @@ public:
     void AppendApiLine(size_t part, size_t thread, size_t call, std::string* out) const override {
         const Slot& slot = parts[part].threads[thread].slots[call];
         spool::CallLine v;
-        std::string error;
-        spool::DecodeLine(calls[slot.call].line, &v, &error);
+        std::string error, expanded;
+        spool::DecodeLine(CallLineText(calls[slot.call], expandRawCall, &expanded), &v, &error);
         if (v.escaped) {
             out->append(FormatApiLine(Call(slot)));
             return;
@@ -458,8 +475,8 @@ public:
         const Slot& slot = parts[part].threads[thread].slots[call];
         spool::CallLine v;
         spool::CommandLine c;
-        std::string error;
-        spool::DecodeLine(calls[slot.call].line, &v, &error);
+        std::string error, expanded;
+        spool::DecodeLine(CallLineText(calls[slot.call], expandRawCall, &expanded), &v, &error);
         if (slot.command != kNone) spool::DecodeLine(commands[slot.command].line, &c, &error);
         if (v.escaped || c.escaped) {
             out->append(FormatTimestampLine(Call(slot)));
@@ -508,8 +525,8 @@ public:
 
     // The ApiCall of a slot, as AssembleSpool has it.
     ApiCall Call(const Slot& slot) const {
-        std::string error;
-        std::optional<spool::Record> record = spool::Decode(calls[slot.call].line, &error);
+        std::string error, expanded;
+        std::optional<spool::Record> record = spool::Decode(CallLineText(calls[slot.call], expandRawCall, &expanded), &error);
         ApiCall call = std::move(std::get<spool::CallRecord>(*record).call);
         if (slot.command != kNone) {
             std::optional<spool::Record> command = spool::Decode(commands[slot.command].line, &error);
@@ -560,6 +577,7 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
     : trace_(std::make_unique<Trace>()) {
     AssembledProcess& out = process_;
     Trace& trace = *trace_;
+    trace.expandRawCall = options.expandRawCall;
     Collected records = CollectSpool(spoolText, options, &trace.owned);
 
     if (!records.processes.empty()) {

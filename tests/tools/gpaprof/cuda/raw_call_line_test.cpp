@@ -225,6 +225,10 @@ TEST(RawCallLines, AssembleIntoTheSameTrace) {
         EXPECT_EQ(fromRaw.badRecords, 0u);
         EXPECT_EQ(fromRaw.apiCalls, 200u);
         EXPECT_EQ(WriteAtp(*fromRaw.atp), WriteAtp(*fromFormatted.atp));
+        // gpaprof's way: the trace written from the spool's lines, raw lines expanded as they are written.
+        AssembledSpool direct(raw, options, nullptr);
+        ASSERT_TRUE(direct.process().atp);
+        EXPECT_EQ(WriteAtp(*direct.process().atp, direct.traceLines(), threads), WriteAtp(*fromFormatted.atp));
     }
     const std::string atp = WriteAtp(*fromFormatted.atp);
     EXPECT_NE(atp.find("cudaSuccess = cudaLaunchKernel ( 0x0000000000401000;{4096,2,1};{256,1,1};"), std::string::npos) << atp;
