@@ -398,7 +398,8 @@ TEST(CudaRecords, KernelLinesAreTheRecordsLines) {
         kernel.streamId = static_cast<uint32_t>(next());
         kernel.correlationId = static_cast<uint32_t>(next());
         for (int i = 0; i < 3; ++i) {
-            kernel.grid[i] = static_cast<int32_t>(next()) - (round % 7 == 0 ? 1 << 30 : 0);
+            // Negative now and then: the arithmetic in unsigned, which wraps (a signed overflow is undefined).
+            kernel.grid[i] = static_cast<int32_t>(static_cast<uint32_t>(next()) - (round % 7 == 0 ? 1u << 30 : 0u));
             kernel.block[i] = static_cast<int32_t>(next() % 1025);
             kernel.cluster[i] = round % 3 == 0 ? static_cast<uint32_t>(next() % 9) : 0;
         }
