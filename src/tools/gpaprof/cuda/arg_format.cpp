@@ -1,12 +1,12 @@
 #include "tools/gpaprof/cuda/arg_format.h"
 
+#include "tools/gpaprof/files/text_fields.h"
+
 namespace gpaprof::cuda {
 
 void AppendHex(std::string* out, uint64_t value) {
-    static constexpr char kDigits[] = "0123456789ABCDEF";
-    char text[18] = {'0', 'x'};
-    for (int i = 17; i >= 2; --i, value >>= 4) text[i] = kDigits[value & 0xF];
-    out->append(text, sizeof text);
+    char text[18];
+    out->append(HexHandleText(value, text));
 }
 
 void AppendPointer(std::string* out, const void* pointer) {

@@ -25,14 +25,6 @@ std::string Triple(const uint32_t values[3]) {
 
 uint64_t NonNegative(int32_t value) { return value < 0 ? 0 : static_cast<uint64_t>(value); }
 
-// HexHandle's "0x%016llX" without printf.
-std::string_view HexText(uint64_t value, char (&text)[18]) {
-    static constexpr char kDigits[] = "0123456789ABCDEF";
-    text[0] = '0', text[1] = 'x';
-    for (int i = 17; i >= 2; --i, value >>= 4) text[i] = kDigits[value & 0xF];
-    return std::string_view(text, sizeof text);
-}
-
 // Appends to a character buffer that has room (the packet fields: at most 21 numbers).
 class Chars {
 public:
@@ -167,15 +159,15 @@ void AppendKernelLines(const KernelActivity& kernel, std::optional<uint64_t> ker
     fields << "}";
     spool::LineWriter q('Q', out);
     q.Text("cuda").Text(clockKey).Text(kernel.name);
-    q.Text(kernelHandle ? HexText(*kernelHandle, hex) : std::string_view("NA"));
-    q.Number(kernel.start).Number(kernel.end).Text(deviceName).Text(HexText(kernel.deviceId, hex)).Number(kernel.streamId)
+    q.Text(kernelHandle ? HexHandleText(*kernelHandle, hex) : std::string_view("NA"));
+    q.Number(kernel.start).Number(kernel.end).Text(deviceName).Text(HexHandleText(kernel.deviceId, hex)).Number(kernel.streamId)
         .Number(kernel.deviceId).Text(PacketType(kernel)).Number(kernel.correlationId).Text(fields.View()).Done();
     if (!launch) return;
     const EnqueueInfo* call = launch;
     spool::LineWriter e('E', out);
     e.Text("cuda").Number(call->threadId).Number(call->index).Text(clockKey).Number(kCommandKernel).Text("CUDA_KERNEL")
-        .Number(kernel.streamId).Text(HexText(call->streamHandle, hex)).Number(kernel.contextId)
-        .Text(HexText(call->contextHandle, hex)).Text(deviceName).Flag(true).Text(HexText(call->kernelHandle, hex))
+        .Number(kernel.streamId).Text(HexHandleText(call->streamHandle, hex)).Number(kernel.contextId)
+        .Text(HexHandleText(call->contextHandle, hex)).Text(deviceName).Flag(true).Text(HexHandleText(call->kernelHandle, hex))
         .Text(kernel.name).Number(3);
     for (int i = 0; i < 3; ++i) e.Number(NonNegative(kernel.grid[i]) * NonNegative(kernel.block[i]));
     e.Number(3);

@@ -257,10 +257,16 @@ std::optional<uint64_t> ParseHexOrDecimal(std::string_view text) {
     return ParseUnsigned(text);
 }
 
+std::string_view HexHandleText(uint64_t value, char (&text)[18]) {
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    text[0] = '0', text[1] = 'x';
+    for (int i = 17; i >= 2; --i, value >>= 4) text[i] = kDigits[value & 0xF];
+    return std::string_view(text, sizeof text);
+}
+
 std::string HexHandle(uint64_t value) {
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "0x%016" PRIX64, value);
-    return buffer;
+    char text[18];
+    return std::string(HexHandleText(value, text));
 }
 
 std::string EncodeSpaces(std::string_view text) {

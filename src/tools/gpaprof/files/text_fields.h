@@ -41,6 +41,8 @@ std::optional<uint64_t> ParseHexOrDecimal(std::string_view text);
 
 // "0x" followed by the value in upper-case hex, zero-padded to 16 digits (pointer-sized handles).
 std::string HexHandle(uint64_t value);
+// The same written into `text`, without an allocation (for writers of many records).
+std::string_view HexHandleText(uint64_t value, char (&text)[18]);
 
 // Spaces in a field that whitespace separates: written as "&nbsp;" (stack traces, perf markers), or
 // replaced by '_' (device names in timestamp lines).

@@ -52,8 +52,6 @@ char* WriteEscaped(char* p, std::string_view text) {
     return p;
 }
 
-using Writer = LineWriter;
-
 // Reads the tab-separated fields of one line in place: a field is copied (and unescaped) only when a
 // record keeps it as text. Most lines have no escape at all, which is checked once per line.
 class Reader {
@@ -368,7 +366,7 @@ std::vector<uint64_t> OwnNumbers(const Reader& r, const FieldList& list) {
     return values;
 }
 
-void EncodeCall(Writer& w, const ApiCall& call) {
+void EncodeCall(LineWriter& w, const ApiCall& call) {
     w.Number(call.apiType).Text(call.name).OptionalText(call.returnValue).List(call.args).Number(call.start).Number(call.end);
 }
 
@@ -376,24 +374,24 @@ struct Encoder {
     std::string* out;
 
     void operator()(const ProcessRecord& p) const {
-        Writer('P', out).Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
+        LineWriter('P', out).Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
             .Text(p.workingDirectory).Text(p.outputBase).Number(p.startNs).Done();
     }
     void operator()(const DeviceRecord& d) const {
         const DeviceHeader& h = d.header;
-        Writer('D', out).Text(d.key).Text(h.name).Text(h.platformVendor).Text(h.platformName).Text(h.platformVersion)
+        LineWriter('D', out).Text(d.key).Text(h.name).Text(h.platformVendor).Text(h.platformName).Text(h.platformVersion)
             .Text(h.driverVersion).Text(h.runtimeVersion).Number(h.appAddressBits).OptionalText(h.boardName)
             .OptionalText(h.pcieDeviceId).Done();
     }
-    void operator()(const CounterListRecord& l) const { Writer('L', out).Text(l.api).List(l.names).Done(); }
+    void operator()(const CounterListRecord& l) const { LineWriter('L', out).Text(l.api).List(l.names).Done(); }
     void operator()(const CallRecord& a) const {
-        Writer w('A', out);
+        LineWriter w('A', out);
         w.Text(a.part).Number(a.threadId).Number(a.index);
         EncodeCall(w, a.call);
         w.Done();
     }
     void operator()(const CommandRecord& e) const {
-        Writer w('E', out);
+        LineWriter w('E', out);
         w.Text(e.part).Number(e.threadId).Number(e.index).Text(e.deviceKey).Number(e.command.commandType)
             .Text(e.command.commandName).Number(e.command.queueId).Text(e.command.queueHandle).Number(e.command.contextId)
             .Text(e.command.contextHandle).Text(e.command.deviceName).Flag(e.kernel.has_value());
@@ -404,15 +402,15 @@ struct Encoder {
         w.Done();
     }
     void operator()(const TimesRecord& t) const {
-        Writer('T', out).Text(t.part).Number(t.threadId).Number(t.index).Text(t.deviceKey).Number(t.queued)
+        LineWriter('T', out).Text(t.part).Number(t.threadId).Number(t.index).Text(t.deviceKey).Number(t.queued)
             .Number(t.submit).Number(t.start).Number(t.end).Done();
     }
     void operator()(const CalibrationRecord& c) const {
-        Writer('C', out).Text(c.deviceKey).Number(c.cpuBefore).Number(c.cpuAfter).Number(c.deviceTime).Done();
+        LineWriter('C', out).Text(c.deviceKey).Number(c.cpuBefore).Number(c.cpuAfter).Number(c.deviceTime).Done();
     }
     void operator()(const DispatchRecord& k) const {
         const DispatchRow& row = k.row;
-        Writer w('K', out);
+        LineWriter w('K', out);
         w.Text(k.api).Text(row.method).Number(row.executionOrder).Number(row.threadId).Optional(row.callIndex)
             .Size(row.globalWorkSize).Size(row.workGroupSize).Optional(row.timeMs).Number(row.localMemSize)
             .Optional(row.vgprs).Optional(row.sgprs).Optional(row.scratchRegs).Optional(row.kernelOccupancy)
@@ -426,7 +424,7 @@ struct Encoder {
     }
     void operator()(const OccupancyRecord& o) const {
         const OccupancyRow& r = o.row;
-        Writer w('O', out);
+        LineWriter w('O', out);
         w.Number(o.executionOrder).Number(r.threadId).Text(r.kernelName).Text(r.deviceName);
         for (const std::optional<uint64_t>* value :
              {&r.computeUnits, &r.maxWavesPerComputeUnit, &r.maxWorkGroupsPerComputeUnit, &r.maxVgprs, &r.maxSgprs,
@@ -439,21 +437,21 @@ struct Encoder {
         w.Done();
     }
     void operator()(const MarkerRecord& m) const {
-        Writer('M', out).Number(m.threadId).Number(static_cast<uint64_t>(m.marker.kind)).Number(m.marker.timestamp)
+        LineWriter('M', out).Number(m.threadId).Number(static_cast<uint64_t>(m.marker.kind)).Number(m.marker.timestamp)
             .Text(m.marker.name).Text(m.marker.group).Done();
     }
     void operator()(const SourceRecord& s) const {
-        Writer('S', out).Text(s.part).Number(s.threadId).Number(s.index).Text(s.apiName).Text(s.module)
+        LineWriter('S', out).Text(s.part).Number(s.threadId).Number(s.index).Text(s.apiName).Text(s.module)
             .Number(s.address).Number(s.moduleBase).Text(s.symbol).Number(s.symbolAddress).Done();
     }
     void operator()(const KernelTimestampRecord& q) const {
         const KernelTimestamp& k = q.entry;
-        Writer('Q', out).Text(q.part).Text(q.deviceKey).Text(k.kernelName).Text(k.kernelObject).Number(k.start)
+        LineWriter('Q', out).Text(q.part).Text(q.deviceKey).Text(k.kernelName).Text(k.kernelObject).Number(k.start)
             .Number(k.end).Text(k.agentName).Text(k.agentHandle).Number(k.queueIndex).Number(k.deviceIndex)
             .Text(k.packetType).Number(k.packetId).Text(k.packetFields).Done();
     }
-    void operator()(const EventRecord& x) const { Writer('X', out).Text(x.kind).List(x.values).Done(); }
-    void operator()(const NoteRecord& n) const { Writer('N', out).Text(n.message).Done(); }
+    void operator()(const EventRecord& x) const { LineWriter('X', out).Text(x.kind).List(x.values).Done(); }
+    void operator()(const NoteRecord& n) const { LineWriter('N', out).Text(n.message).Done(); }
 };
 
 std::optional<Record> DecodeFields(char type, Reader& r) {
