@@ -24,7 +24,7 @@ enum class CostSite : uint32_t {
     Encode,         // of ExitTraced: encoding the record
     Append,         // of ExitTraced: appending it to the spool
     Enqueue,        // registering a launch, copy or set for its activity record
-    ActivityBuffer, // reading one completed activity buffer (gpaprof's activity thread, or a flush)
+    ActivityBuffer, // CUPTI's activity thread: one completed buffer
     Resource,       // context, stream and module callbacks
     StackWalk,      // of EnterRuntimeOwn and EnterTraced: asking the stack who made a driver call (CalledByRuntime)
     Count

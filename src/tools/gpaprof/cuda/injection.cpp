@@ -60,7 +60,6 @@
 #include "backends/cuda/range_profiler.h"
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/agent/late_thread_local.h"
-#include "tools/gpaprof/cuda/activity_reader.h"
 #include "tools/gpaprof/cuda/arg_format.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
@@ -228,7 +227,6 @@ public:
 
     void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
     void OnBufferCompleted(uint8_t* buffer, size_t validSize);
-    void ActivityBufferCompleted(uint8_t* buffer, size_t validSize) { activityReader_.Completed(buffer, validSize); }
     // At every point the process may end from: the exit hooks gpaprof preloads (return from main, exit(),
     // _exit(), quick_exit(): before any thread_local or static object is destroyed), and atexit. The first
     // call writes everything pending and switches to exit mode: each later dispatch is written as it is
@@ -376,10 +374,6 @@ private:
     void HoldWhileExiting();
     std::atomic<uint64_t> unflushedEnqueues_{0};  // device work enqueued since CUPTI's activity was last flushed
     std::atomic<uint64_t> activityRecords_{0};    // handed over by CUPTI (for GPAPROF_CUDA_STATS)
-    ActivityReader activityReader_{[this](uint8_t* buffer, size_t validSize) {
-        OnBufferCompleted(buffer, validSize);
-        std::free(buffer);
-    }};
 };
 
 CudaPart* CudaPart::instance_ = nullptr;
@@ -407,11 +401,8 @@ void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumReco
 }
 
 void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
-    if (CudaPart* part = CudaPart::Get()) {
-        part->ActivityBufferCompleted(buffer, validSize);  // read on gpaprof's thread, which frees it
-    } else {
-        std::free(buffer);
-    }
+    if (CudaPart* part = CudaPart::Get()) part->OnBufferCompleted(buffer, validSize);
+    std::free(buffer);
 }
 
 uint64_t CpuTimestamp() { return Agent::Now(); }
@@ -527,10 +518,6 @@ bool CudaPart::Initialize(std::string* problem) {
         }
     }
     if (std::getenv("GPAPROF_CUDA_STATS")) costs_.Enable();
-    // GPAPROF_CUDA_ACTIVITY_THREAD=0: activity buffers read in CUPTI's completion callback, as before the reader.
-    if (const char* thread = std::getenv("GPAPROF_CUDA_ACTIVITY_THREAD"); thread && std::strcmp(thread, "0") == 0) {
-        activityReader_.ReadInline();
-    }
     ReplayMethod method = ReplayMethod::Own;
     if (counters_) {
         if (const char* text = std::getenv("GPAPROF_CUDA_REPLAY"); text && *text) {
@@ -1316,11 +1303,7 @@ void CudaPart::FlushForCrash() {
 void CudaPart::FlushActivity() {
     if (!trace_) return;
     unflushedEnqueues_ = 0;
-    {
-        ActivityReader::DrainScope drain;  // what the forced flush completes on this thread is read on it
-        api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    }
-    activityReader_.Drain();
+    api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
 void CudaPart::HoldWhileExiting() {
@@ -1462,7 +1445,6 @@ void CudaPart::Finish() {
     Internal internal;
     const bool first = !exiting_.exchange(true);
     if (first) exitingThread_ = Agent::ThreadId();
-    activityReader_.ReadInline();  // the flushes below read what is queued; later buffers are read as they come
     // Before CUPTI's libraries can be torn down: the set-up thread is in them.
     setupAheadPending_ = false;
     setupAhead_.Stop();
@@ -1538,13 +1520,8 @@ void CudaPart::Finish() {
     }
     if (first && costs_.enabled()) {
         // After the last flush: the activity buffers' processing is in the summary.
-        const ActivityReader::Statistics reads = activityReader_.statistics();
-        std::fprintf(stderr,
-                     "gpaprof: CUDA callback costs: %s; %llu activity records; activity buffers read on gpaprof's "
-                     "thread %llu, by flushes %llu, where they completed %llu; callbacks given up: %u\n",
+        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records; callbacks given up: %u\n",
                      costs_.Summary().c_str(), static_cast<unsigned long long>(activityRecords_.load()),
-                     static_cast<unsigned long long>(reads.queued - reads.readByDrain),
-                     static_cast<unsigned long long>(reads.readByDrain), static_cast<unsigned long long>(reads.readAtOnce),
                      stoppedListening_.load());
         // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
         std::vector<std::pair<uint32_t, uint32_t>> outside;
