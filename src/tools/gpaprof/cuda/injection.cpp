@@ -266,6 +266,13 @@ private:
     static constexpr uint32_t kStopListeningAfter = 32;
     void StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     std::atomic<uint32_t> stoppedListening_{0};
+    // The driver functions given up, by callback id: a call of one may see its entry and never its exit (the
+    // subscription ends in between, from another thread), so its open entry is dropped (ApiEnter).
+    std::array<std::atomic<bool>, kDriverApiTypeBase> givenUp_{};
+    bool GivenUp(const OpenCall& call) const {
+        return call.domain == CudaDomain::Driver && call.cbid < givenUp_.size() &&
+               givenUp_[call.cbid].load(std::memory_order_relaxed);
+    }
     OpenCall* InnermostTraced();
     // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
@@ -661,6 +668,7 @@ void CudaPart::StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
     // change the subscription is not documented. The thread waits for any lock CUPTI holds while calling back.
     const TracingApi* api = api_;
     CUpti_SubscriberHandle subscriber = subscriber_;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < givenUp_.size()) givenUp_[cbid] = true;
     try {
         std::thread([api, subscriber, domain, cbid] { api->cuptiEnableCallback(0, subscriber, domain, cbid); }).detach();
         stoppedListening_.fetch_add(1, std::memory_order_relaxed);
@@ -763,6 +771,10 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
     // the outer call: not traced, but its device work and its kernel belong to the outer call.
     std::vector<OpenCall>& calls = OpenCalls();
+    // The entry of a call whose callbacks were given up between its entry and its exit stays open for ever: left
+    // there, it made every later call of the thread look nested, and none of them was traced (a given-up function
+    // makes no call that gpaprof sees, so an open entry of one on top is such a leftover).
+    while (!calls.empty() && GivenUp(calls.back())) calls.pop_back();
     call.traced = calls.empty();
     // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
     // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
