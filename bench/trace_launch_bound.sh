@@ -58,7 +58,7 @@ if [ -n "${CONTENDERS:-}" ]; then
   contenders=("${chosen[@]}")
 fi
 
-declare -A loops
+declare -A loops calls
 for round in $(seq "$ROUNDS"); do
   for entry in "${contenders[@]}"; do
     IFS='|' read -r name _ command <<< "$entry"
@@ -71,6 +71,9 @@ for round in $(seq "$ROUNDS"); do
       continue
     fi
     loops[$name]="${loops[$name]:-} $loop"
+    # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
+    written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
+    [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
   done
 done
 
@@ -84,6 +87,11 @@ for entry in "${contenders[@]}"; do
   r=$(median ${loops[$reference]:-$m})
   printf '%-16s %12.4f %11.3f %10.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
     "$(ratio "$m" "$r")" "$reference" "${loops[$name]}"
+done
+for name in "${!calls[@]}"; do
+  # shellcheck disable=SC2086
+  distinct=$(printf '%s\n' ${calls[$name]} | sort -u | tr '\n' ' ')
+  echo "   ($name: API calls written per run: $distinct$([ "$(wc -w <<< "$distinct")" -gt 1 ] && echo "- NOT THE SAME IN EVERY RUN"))"
 done
 kernels=$(awk '/=====cuda Kernel Timestamp Output=====/{getline; print; exit}' "$BENCH_TMP/traced.atp" 2> /dev/null)
 echo "   (gpaprof's last .atp: ${kernels:-?} kernel lines for $((LAUNCHES + WARMUP)) launches)"
