@@ -1,0 +1,183 @@
+// CudaPart's activity records (cuda_part.h): CUPTI's buffers of kernels, copies and sets with their device
+// times, written to the spool with the calls that made them; flushing them, and CUPTI's clock.
+#include <cupti_activity.h>
+
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/cuda_part.h"
+#include "tools/gpaprof/cuda/l2_flush.h"
+
+namespace gpaprof::cuda::injection {
+namespace {
+
+// The fields CUPTI's copy and set records share (the two record types have no common base).
+template <typename Record>
+TransferActivity TransferOf(const Record& record) {
+    TransferActivity transfer;
+    transfer.bytes = record.bytes;
+    transfer.start = record.start;
+    transfer.end = record.end;
+    transfer.deviceId = record.deviceId;
+    transfer.contextId = record.contextId;
+    transfer.streamId = record.streamId;
+    transfer.correlationId = record.correlationId;
+    return transfer;
+}
+
+}  // namespace
+
+void CudaPart::Calibrate() {
+    uint64_t deviceTime = 0;
+    const uint64_t before = Agent::Now();
+    if (api_->cuptiGetTimestamp(&deviceTime) != CUPTI_SUCCESS) return;
+    const uint64_t after = Agent::Now();
+    agent_->Write(spool::CalibrationRecord{kCuptiClockKey, before, after, deviceTime});
+}
+
+void CudaPart::FlushForCrash() {
+    Internal internal;
+    if (collector_) {
+        // Not when this thread is inside a profiled launch (it holds the collector): that launch is lost.
+        std::unique_lock<std::mutex> lock = collector_->Lock(std::try_to_lock);
+        if (lock.owns_lock()) collector_->FlushAllForCrash();
+    }
+    FlushActivity();
+}
+
+void CudaPart::FlushActivity() {
+    if (!trace_) return;
+    unflushedEnqueues_ = 0;
+    api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
+    if (!buffer || validSize == 0) return;
+    CostScope cost(costs_, CostSite::ActivityBuffer);
+    uint64_t count = 0;
+    if (!cpuClock_) Calibrate();
+    // One write per megabyte of lines: the activity thread would otherwise contend with the application's
+    // threads for the spool three times per kernel.
+    std::string lines;
+    lines.reserve(size_t{1} << 20);
+    DeviceNames devices;
+    CUpti_Activity* record = nullptr;
+    while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        ++count;
+        switch (record->kind) {
+            case CUPTI_ACTIVITY_KIND_KERNEL:
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+                OnKernelRecord(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), &devices, &lines);
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+                TransferActivity transfer = TransferOf(*copy);
+                transfer.copyKind = copy->copyKind;
+                OnTransferRecord(transfer, &devices, &lines);
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMSET: {
+                TransferActivity transfer = TransferOf(*reinterpret_cast<const CUpti_ActivityMemset4*>(record));
+                transfer.isMemset = true;
+                OnTransferRecord(transfer, &devices, &lines);
+                break;
+            }
+            default:
+                break;
+        }
+        if (lines.size() >= (size_t{1} << 20) - 4096) {
+            agent_->WriteEncoded(lines);
+            lines.clear();
+        }
+    }
+    if (!lines.empty()) agent_->WriteEncoded(lines);
+    activityRecords_.fetch_add(count, std::memory_order_relaxed);
+}
+
+void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames* devices, std::string* lines) {
+    KernelActivity kernel;
+    kernel.name = record.name ? record.name : "";
+    kernel.start = record.start;
+    kernel.end = record.end;
+    kernel.deviceId = record.deviceId;
+    kernel.contextId = record.contextId;
+    kernel.streamId = record.streamId;
+    kernel.correlationId = record.correlationId;
+    kernel.grid[0] = record.gridX, kernel.grid[1] = record.gridY, kernel.grid[2] = record.gridZ;
+    kernel.block[0] = record.blockX, kernel.block[1] = record.blockY, kernel.block[2] = record.blockZ;
+    kernel.registersPerThread = record.registersPerThread;
+    kernel.staticSharedMemory = record.staticSharedMemory;
+    kernel.dynamicSharedMemory = record.dynamicSharedMemory;
+    kernel.localMemoryPerThread = record.localMemoryPerThread;
+    kernel.graphId = record.graphId;
+    kernel.graphNodeId = record.graphNodeId;
+    kernel.launchType = record.launchType;
+    kernel.cluster[0] = record.clusterX, kernel.cluster[1] = record.clusterY, kernel.cluster[2] = record.clusterZ;
+    if (counters_ && kernel.graphId == 0) {
+        // Under kernel replay a launch may be reported once per pass: one launch, one kernel line. The
+        // launches of gpaprof's own replay are not the application's.
+        std::lock_guard<std::mutex> lock(enqueueMutex_);
+        const char* dropped = nullptr;
+        // The id stays: a launch may be reported more than once.
+        if (kernel.name == L2Flush::kKernelName) {
+            dropped = "gpaprof's cache flush";
+        } else if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
+            dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
+        } else if (!enqueues_.Find(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
+            dropped = "no application launch of that id, and it ran while gpaprof replayed";
+        } else if (const PendingEnqueue* launch = enqueues_.Find(kernel.correlationId);
+                   launch && launch->kernelNameHash && launch->kernelNameHash != NameHash(kernel.name.c_str())) {
+            dropped = "not the kernel that launch named (the driver runs kernels of its own for a profiled launch)";
+        } else if (!replayedKernels_.insert(kernel.correlationId).second) {
+            dropped = "a second record of a launch (kernel replay)";
+        }
+        if (dropped) {
+            if (debugRecords_) {
+                std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u, start %llu) left out: %s\n",
+                             kernel.name.c_str(), kernel.correlationId, kernel.streamId,
+                             static_cast<unsigned long long>(kernel.start), dropped);
+            }
+            return;
+        }
+    }
+    if (counters_ && kernel.start == 0 && kernel.end == 0 && !zeroTimesNoted_.exchange(true)) {
+        agent_->Note("with -p, CUPTI's activity records of kernels profiled by its range profiler carry no kernel "
+                     "times: kernel start and end are 0 in the .atp (trace without -p for the timeline; the .csv Time "
+                     "column has each kernel's duration)");
+    }
+    if (debugRecords_) {
+        std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u) kept\n", kernel.name.c_str(),
+                     kernel.correlationId, kernel.streamId);
+    }
+    const std::optional<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : std::nullopt;
+    std::optional<uint64_t> handle;
+    if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
+    // The kernel line, and the launch's command and device times. Queued and submit are 0: CUPTI reports them only
+    // with its latency timestamps, which gpaprof leaves off (they cost time on every launch).
+    const bool launch = call && call->apiClass == CudaApiClass::KernelLaunch;
+    AppendKernelLines(kernel, handle, launch ? &call->info : nullptr, CachedDeviceName(kernel.deviceId, devices), ClockKey(),
+                      lines);
+}
+
+void CudaPart::OnTransferRecord(const TransferActivity& transfer, DeviceNames* devices, std::string* lines) {
+    if (replayer_ && replayer_->OwnsActivity(transfer.contextId, transfer.streamId)) return;  // gpaprof's restores
+    const std::optional<PendingEnqueue> call =
+        TakeEnqueue(transfer.correlationId, transfer.isMemset ? CudaApiClass::Memset : CudaApiClass::Memcpy);
+    if (!call) return;  // a copy of a graph, of a call that is not traced, or gpaprof's inside a launch call
+    spool::CommandRecord command;
+    command.part = "cuda";
+    command.threadId = call->info.threadId;
+    command.index = call->info.index;
+    command.deviceKey = ClockKey();
+    command.command = MakeTransferCommand(transfer, call->info, CachedDeviceName(transfer.deviceId, devices));
+    if (!transfer.isMemset) command.transferSize = transfer.bytes;
+    spool::EncodeTo(command, lines);
+    spool::EncodeTo(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,
+                                       transfer.end},
+                    lines);
+}
+
+}  // namespace gpaprof::cuda::injection

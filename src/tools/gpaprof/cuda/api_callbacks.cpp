@@ -1,0 +1,455 @@
+// CudaPart's runtime and driver API callbacks (cuda_part.h): which calls are the application's, their entries
+// and exits, their records, and the kernel launches that are profiled.
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/agent/late_thread_local.h"
+#include "tools/gpaprof/cuda/arg_format.h"
+#include "tools/gpaprof/cuda/cuda_part.h"
+#include "tools/gpaprof/cuda/memory_calls.h"
+#include "tools/gpaprof/cuda/raw_call_line.h"
+
+namespace gpaprof::cuda::injection {
+namespace {
+
+// The calls in progress on this thread: used by callbacks during thread and process teardown, hence not a
+// thread_local (late_thread_local.h says why).
+agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
+std::vector<OpenCall>& OpenCalls() { return g_openCalls.Get(); }
+// What writing a call's record takes, kept per thread so that a traced call allocates nothing once the
+// buffers have grown (a thread_local would be gone in the callbacks at exit: late_thread_local.h).
+struct CallScratch {
+    ArgList args;
+    std::vector<std::string_view> views;
+    std::string returnValue;
+    std::string line;
+};
+agent::LateThreadLocal<CallScratch> g_callScratch;
+thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
+
+// Driver calls that release memory a deferred replay may still restore.
+bool FreesReplayedMemory(uint32_t cbid) {
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+        case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool ThreadHoldsGate() {
+    for (const OpenCall& call : OpenCalls()) {
+        if (call.gate.owns_lock()) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool CudaPart::Excluded(const CudaApiInfo& info) {
+    if (info.apiType >= excluded_.size()) return agent_->IsExcludedApi(info.name);
+    uint8_t known = excluded_[info.apiType].load(std::memory_order_relaxed);
+    if (known == 0) {
+        known = agent_->IsExcludedApi(info.name) ? 2 : 1;
+        excluded_[info.apiType].store(known, std::memory_order_relaxed);
+    }
+    return known == 2;
+}
+
+bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
+    if (driverCbid >= runtimeCallers_.size()) return callers_.CalledByCudaRuntime();
+    RuntimeStreak& known = runtimeCallers_[driverCbid];
+    const uint32_t call = known.calls.fetch_add(1, std::memory_order_relaxed);
+    // Checked again every 16th call, and less often the longer the streak (every 1024th at most): the runtime
+    // calls cuKernelGetName before every launch, and a stack walk costs microseconds. (A faster ramp, up to
+    // every 4096th call, gave 128 of a PyTorch loop's 551 application cuDeviceGetAttribute calls to the runtime.)
+    const uint32_t streak = known.streak.load(std::memory_order_relaxed);
+    const uint32_t appStreak = known.appStreak.load(std::memory_order_relaxed);
+    const uint32_t interval = 16u << std::min<uint32_t>(6, std::max(streak, appStreak) / 32);
+    if (call % interval != 0) {
+        if (streak >= 32) return true;
+        if (appStreak >= 32) return false;  // a driver-API application
+    }
+    Internal internal;
+    CostScope walk(costs_, CostSite::StackWalk);
+    const bool runtime = callers_.CalledByCudaRuntime();
+    const uint32_t agreeing = (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed) + 1;
+    (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
+    if (runtime && agreeing == kStopListeningAfter && driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
+        StopListening(CUPTI_CB_DOMAIN_DRIVER_API, driverCbid);
+    }
+    return runtime;
+}
+
+void CudaPart::StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    // From a thread of its own: this runs inside one of CUPTI's callbacks, and whether CUPTI lets a callback
+    // change the subscription is not documented. The thread waits for any lock CUPTI holds while calling back.
+    const TracingApi* api = api_;
+    CUpti_SubscriberHandle subscriber = subscriber_;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < givenUp_.size()) givenUp_[cbid] = true;
+    try {
+        std::thread([api, subscriber, domain, cbid] { api->cuptiEnableCallback(0, subscriber, domain, cbid); }).detach();
+        stoppedListening_.fetch_add(1, std::memory_order_relaxed);
+    } catch (const std::system_error&) {
+        // No thread: the callbacks go on, which costs time and nothing else.
+    }
+}
+
+OpenCall* CudaPart::InnermostTraced() {
+    std::vector<OpenCall>& calls = OpenCalls();
+    for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
+        if (it->traced) return &*it;
+    }
+    return nullptr;
+}
+
+void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (setupAheadPending_.load(std::memory_order_relaxed)) StartSetupAhead(domain, cbid);
+    if (diagEmptyCallbacks_) return;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        CostScope cost(costs_, CostSite::Resource);
+        Internal internal;
+        if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+            OnModule(cbid, static_cast<const CUpti_ResourceData*>(data));
+        } else {
+            OnResource(cbid, static_cast<const CUpti_ResourceData*>(data));
+        }
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const auto* callback = static_cast<const CUpti_CallbackData*>(data);
+    if (memory_ && domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
+        int result = 0;
+        if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);
+        TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS);
+    }
+    const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
+    if (callback->callbackSite == CUPTI_API_ENTER) {
+        ApiEnter(api, cbid, callback);
+    } else {
+        ApiExit(api, cbid, callback);
+    }
+}
+
+void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    CostScope cost(costs_, CostSite::EnterTraced);
+    const CudaApiInfo* info = FindApi(domain, cbid);
+    OpenCall call;
+    call.domain = domain;
+    call.cbid = cbid;
+    call.apiClass = info ? info->apiClass : CudaApiClass::Other;
+    call.correlationId = data->correlationId;
+    // A call made while another is in progress on this thread is the runtime (or the driver) working for
+    // the outer call: not traced, but its device work and its kernel belong to the outer call.
+    std::vector<OpenCall>& calls = OpenCalls();
+    // The entry of a call whose callbacks were given up between its entry and its exit stays open for ever: left
+    // there, it made every later call of the thread look nested, and none of them was traced (a given-up function
+    // makes no call that gpaprof sees, so an open entry of one on top is such a leftover).
+    while (!calls.empty() && GivenUp(calls.back())) calls.pop_back();
+    call.traced = calls.empty();
+    // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
+    // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
+    if (!call.traced) cost.Retarget(CostSite::EnterNested);
+    if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) {
+        call.traced = false;
+        cost.Retarget(CostSite::EnterRuntimeOwn);
+    }
+    if (exiting_.load(std::memory_order_relaxed) && call.traced &&
+        (call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::GraphLaunch) &&
+        Agent::ThreadId() != exitingThread_.load(std::memory_order_relaxed)) {
+        HoldWhileExiting();
+    }
+    const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
+                          call.apiClass == CudaApiClass::Memset;
+    if (call.traced) {
+        const agent::CallSlot slot = agent_->BeginCall(agent::Part::Cuda, info ? Excluded(*info) : false);
+        call.index = slot.index;
+        call.record = slot.record && slot.index && trace_ && info;
+    }
+    calls.push_back(std::move(call));
+    OpenCall& open = calls.back();
+    const bool driverLaunch = domain == CudaDomain::Driver && open.apiClass == CudaApiClass::KernelLaunch;
+    // A runtime launch is registered once, by the driver launch it makes (LaunchEnter), under both calls' ids:
+    // one registration per launch instead of two (each took about 0.3 us, docs/benchmarks.md).
+    const bool runtimeLaunch = domain == CudaDomain::Runtime && open.apiClass == CudaApiClass::KernelLaunch;
+    if (trace_ && enqueues && !driverLaunch && !runtimeLaunch) {
+        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+            Internal internal;
+            RegisterEnqueue(owner, data->correlationId, StreamArgument(domain, cbid, data->functionParams), data->context, 0);
+        }
+    }
+    if (driverLaunch) {
+        Internal internal;
+        LaunchEnter(&open, cbid, data);
+    } else if (open.apiClass == CudaApiClass::GraphLaunch && collector_ && data->context) {
+        // Graph kernels are not profiled by kernel replay: finish what is pending first.
+        Internal internal;
+        auto lock = collector_->Lock();
+        collector_->Flush(data->context);
+    } else if (replayer_ && domain == CudaDomain::Driver && FreesReplayedMemory(cbid)) {
+        // A batch of replayed dispatches puts memory back when it ends: before that memory goes away.
+        Internal internal;
+        auto lock = collector_->Lock();
+        collector_->FlushDeferred();
+    }
+    // After the collector's lock, never before: a replay holds that lock while it waits for the gate. A free
+    // holds it too: the memory map forgets the allocation when the free returns, and until then a snapshot
+    // must not read memory that is going away.
+    if (replayer_ && domain == CudaDomain::Driver && !driverLaunch &&
+        (WritesDeviceMemory(cbid, open.apiClass) || FreesReplayedMemory(cbid))) {
+        open.gate = replayer_->ShareGate();
+    }
+    if (open.traced) open.start = Agent::Now();
+}
+
+void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+    CostScope cost(costs_, CostSite::ExitNested);
+    // The matching entry is the innermost open call of this function.
+    std::vector<OpenCall>& calls = OpenCalls();
+    auto it = calls.rbegin();
+    while (it != calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
+    if (it == calls.rend()) return;  // entered before gpaprof subscribed
+    const uint64_t end = it->record ? Agent::Now() : 0;  // only a recorded call has an end to write
+    OpenCall call = std::move(*it);
+    calls.erase(std::next(it).base(), calls.end());
+
+    int returnCode = 0;  // cudaError_t or CUresult; the few runtime functions that return something else are
+                         // named below and have no device work
+    if (data->functionReturnValue) std::memcpy(&returnCode, data->functionReturnValue, sizeof returnCode);
+    if (call.dispatch) {
+        Internal internal;
+        LaunchExit(&call, returnCode == 0);
+    }
+    if (returnCode != 0) ForgetEnqueue(call);
+    if (!call.record) return;
+    cost.Retarget(CostSite::ExitTraced);
+
+    const CudaApiInfo* info = FindApi(domain, cbid);
+    const std::string_view name = info ? info->name : std::string_view(data->functionName ? data->functionName : "unknown");
+    CallScratch& scratch = g_callScratch.Get();
+    const int rawSize = info && info->apiType < rawParamsSizes_.size() ? rawParamsSizes_[info->apiType] : -1;
+    if (rawSize == 0 || (rawSize > 0 && data->functionParams)) {
+        // Arguments formatted from their bytes alone: the bytes go into the spool, gpaprof formats them.
+        RawCallFields raw;
+        raw.threadId = Agent::ThreadId();
+        raw.index = *call.index;
+        raw.apiType = info->apiType;
+        raw.returnCode = returnCode;
+        raw.start = call.start;
+        raw.end = end;
+        raw.params = data->functionParams;
+        raw.paramsSize = static_cast<size_t>(rawSize);
+        {
+            CostScope encode(costs_, CostSite::Encode);
+            scratch.line.clear();
+            EncodeRawCallLine(raw, &scratch.line);
+        }
+        {
+            CostScope append(costs_, CostSite::Append);
+            agent_->WriteEncoded(scratch.line);
+        }
+        AfterCallRecord(call, name, data, raw.threadId, raw.index);
+        return;
+    }
+    ArgContext context;
+    context.succeeded = returnCode == 0;
+    {
+        CostScope arguments(costs_, CostSite::Arguments);
+        FormatArguments(domain, cbid, data->functionParams, context, &scratch.args);
+    }
+    std::string& returnValue = scratch.returnValue;
+    if (ReturnsStatusCode(domain, name)) {
+        returnValue = StatusText(domain, returnCode);
+    } else if (name == "cudaCreateChannelDesc") {
+        returnValue = "{...}";  // returns a struct, not an error code
+    } else {  // cudaGetErrorName, cudaGetErrorString
+        const char* text = nullptr;
+        if (data->functionReturnValue) std::memcpy(&text, data->functionReturnValue, sizeof text);
+        returnValue = QuotedString(text);
+    }
+    scratch.views.clear();
+    for (size_t i = 0; i < scratch.args.size(); ++i) scratch.views.push_back(scratch.args[i]);
+    spool::CallLineFields fields;
+    fields.part = "cuda";
+    fields.threadId = Agent::ThreadId();
+    fields.index = *call.index;
+    fields.apiType = ApiType(domain, cbid);
+    fields.name = name;
+    fields.returnValue = returnValue;
+    fields.args = scratch.views.data();
+    fields.argCount = scratch.views.size();
+    fields.start = call.start;
+    fields.end = end;
+    {
+        CostScope encode(costs_, CostSite::Encode);
+        scratch.line.clear();
+        spool::EncodeCallLine(fields, &scratch.line);
+    }
+    {
+        CostScope append(costs_, CostSite::Append);
+        agent_->WriteEncoded(scratch.line);
+    }
+    AfterCallRecord(call, name, data, fields.threadId, fields.index);
+}
+
+void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
+                               uint64_t threadId, uint64_t index) {
+    // While the process ends, device times are handed over after every call: nothing flushes them later.
+    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) > 0) {
+        Internal internal;
+        FlushActivity();
+    }
+    if (symbols_) {
+        Internal internal;
+        // symbolName is valid only in launch callbacks: the kernel, whose host stub is not the caller either.
+        const bool launch = call.apiClass == CudaApiClass::KernelLaunch;
+        if (std::optional<spool::SourceRecord> source =
+                callers_.Locate(std::string(name), launch && data->symbolName ? data->symbolName : "")) {
+            source->threadId = threadId;
+            source->index = index;
+            agent_->Write(*source);
+        }
+    }
+}
+
+void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data) {
+    const std::optional<LaunchParameters> launch = KernelLaunchParameters(cbid, data->functionParams);
+    if (!launch) return;  // cuLaunch, cuLaunchGrid: deprecated launches without a .csv row
+    const CUfunction function = launch->function;
+    const uint64_t* grid = launch->grid;
+    const uint64_t* block = launch->block;
+    const uint64_t dynamicShared = launch->dynamicSharedBytes;
+    const CUstream stream = launch->stream;
+    const uint64_t executionOrder = agent_->NextExecutionOrder();
+    if (trace_) {
+        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+            RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
+                            reinterpret_cast<uintptr_t>(function), data->symbolName, owner->correlationId);
+        }
+    }
+    if (t_profilingLaunch) return;
+    if (!(counters_ || occupancy_) || !function) {
+        if (replayer_) call->gate = replayer_->ShareGate();
+        return;
+    }
+    const FunctionInfo kernel = FunctionFor(function, data->symbolName);
+    if (!agent_->ShouldProfileDispatch(kernel.name)) {
+        if (collector_ && data->context) {
+            auto lock = collector_->Lock();
+            collector_->Flush(data->context);  // this kernel runs unprofiled
+        }
+        if (replayer_) call->gate = replayer_->ShareGate();
+        return;
+    }
+    DeviceInfo* device = DeviceOf(data->context);
+    const uint64_t threadId = Agent::ThreadId();
+    const uint64_t blockSize = block[0] * block[1] * block[2];
+    const uint64_t gridSize = grid[0] * grid[1] * grid[2];
+    std::optional<OccupancyResult> occupancy;
+    if (device && kernel.resourcesKnown) {
+        KernelResources resources = kernel.resources;
+        resources.dynamicSharedBytes = dynamicShared;
+        occupancy = ComputeCudaOccupancy(threadId, kernel.name, device->limits, resources, {blockSize, gridSize});
+        // The driver's own calculator has the last word; a disagreement is reported once per kernel.
+        int blocks = -1;
+        const auto key = std::make_tuple(function, blockSize, dynamicShared);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto known = driverBlocks_.find(key);
+            if (known != driverBlocks_.end()) blocks = known->second;
+        }
+        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, static_cast<int>(blockSize),
+                                                                             dynamicShared) == CUDA_SUCCESS) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            driverBlocks_[key] = blocks;
+        }
+        if (blocks >= 0 && static_cast<uint64_t>(blocks) != occupancy->blocksPerSm && occupancy->row.maxWavesPerComputeUnit &&
+            occupancy->row.wavesPerWorkGroup) {
+            const std::string note = "occupancy of " + kernel.name + " (block " + std::to_string(blockSize) + "): the model gives " +
+                                     std::to_string(occupancy->blocksPerSm) + " blocks per SM, the driver " +
+                                     std::to_string(blocks) + "; the .occupancy file uses the driver's";
+            bool known = false;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                for (const std::string& seen : occupancyNotes_) known = known || seen == note;
+                if (!known) occupancyNotes_.push_back(note);
+            }
+            if (!known) agent_->Note(note);
+            const uint64_t warps = std::min<uint64_t>(static_cast<uint64_t>(blocks) * *occupancy->row.wavesPerWorkGroup,
+                                                      *occupancy->row.maxWavesPerComputeUnit);
+            occupancy->row.occupancyPercent = 100.0 * static_cast<double>(warps) /
+                                              static_cast<double>(*occupancy->row.maxWavesPerComputeUnit);
+            occupancy->blocksPerSm = static_cast<uint64_t>(blocks);
+        }
+        if (occupancy_) agent_->Write(spool::OccupancyRecord{executionOrder, occupancy->row});
+    }
+    if (!collector_) return;
+
+    DispatchRow row;
+    row.method = device ? MethodFor(kernel.name, kernel.id, device->name, device->ordinal)
+                        : MethodFor(kernel.name, kernel.id, "CUDA", 0);
+    row.executionOrder = executionOrder;
+    row.threadId = threadId;
+    if (OpenCall* owner = InnermostTraced()) row.callIndex = owner->index;
+    row.globalWorkSize = WorkSize::Of({grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]});
+    row.workGroupSize = WorkSize::Of({block[0], block[1], block[2]});
+    if (kernel.resourcesKnown) {
+        row.localMemSize = kernel.resources.staticSharedBytes + dynamicShared;
+        row.vgprs = kernel.resources.registersPerThread;
+        row.scratchRegs = kernel.resources.localBytesPerThread / 4;
+    } else {
+        row.localMemSize = dynamicShared;
+    }
+    if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
+    call->dispatch = std::make_unique<ProfiledLaunch>();
+    call->dispatch->context = data->context;
+    call->dispatch->row = std::move(row);
+    call->dispatch->counterLock = collector_->Lock();
+    t_profilingLaunch = true;
+    LaunchCall launchCall;
+    launchCall.cbid = cbid;
+    launchCall.params = data->functionParams;
+    launchCall.context = data->context;
+    launchCall.function = kernel.function;
+    launchCall.threadHoldsGate = ThreadHoldsGate();
+    collector_->BeforeLaunch(data->context, launchCall);
+}
+
+void CudaPart::LaunchExit(OpenCall* call, bool launched) {
+    if (!collector_ || !call->dispatch || !call->dispatch->counterLock.owns_lock()) return;
+    collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
+    t_profilingLaunch = false;
+    call->dispatch->counterLock.unlock();
+}
+
+bool CudaPart::WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const {
+    if (apiClass == CudaApiClass::Memcpy || apiClass == CudaApiClass::Memset || apiClass == CudaApiClass::GraphLaunch) {
+        return true;
+    }
+    const CudaApiInfo* info = FindApi(CudaDomain::Driver, driverCbid);
+    if (!info) return false;
+    return info->name.rfind("cuStreamWriteValue", 0) == 0 || info->name.rfind("cuStreamBatchMemOp", 0) == 0 ||
+           info->name.rfind("cuMemPrefetch", 0) == 0;
+}
+
+}  // namespace gpaprof::cuda::injection

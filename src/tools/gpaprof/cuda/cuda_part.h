@@ -1,0 +1,301 @@
+// What the files of libgpaprof_cuda_injection.so (injection.cpp) share: CudaPart and the records of the calls in
+// progress that its callbacks keep.
+//
+// CudaPart is the one object CUPTI calls back into (API entries and exits, resources, activity buffers, the end
+// of the process, crashes), and the ordering rules between those callbacks (open calls per thread, the replay
+// gate, exit mode, enqueues waiting for their activity records) live in its private state; the parts that need
+// none of it are apart (arguments, records, occupancy, the collector, the replayer, the flush, the callback
+// costs). Its members are defined by concern: cuda_part.cpp (start, set-up, the end of the process),
+// api_callbacks.cpp (API entries and exits, launches), enqueue_registry.cpp (device commands waiting for their
+// activity records), activity_records.cpp (CUPTI's activity buffers), devices_functions_modules.cpp (devices,
+// kernel functions, modules, contexts); injection.cpp has CUPTI's entry points and the crash handlers.
+//
+// A named namespace only because an anonymous one cannot span files: the library is built with hidden
+// visibility, and nothing here is exported.
+#pragma once
+
+#include <cuda.h>
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <memory_resource>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "backends/cuda/cuda_driver_loader.h"
+#include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/callback_costs.h"
+#include "tools/gpaprof/cuda/caller_frames.h"
+#include "tools/gpaprof/cuda/correlation_ids.h"
+#include "tools/gpaprof/cuda/correlation_table.h"
+#include "tools/gpaprof/cuda/counter_collector.h"
+#include "tools/gpaprof/cuda/counter_setup_ahead.h"
+#include "tools/gpaprof/cuda/cuda_api_table.h"
+#include "tools/gpaprof/cuda/cuda_occupancy.h"
+#include "tools/gpaprof/cuda/cuda_records.h"
+#include "tools/gpaprof/cuda/cupti_tracing_api.h"
+#include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/launch_replayer.h"
+#include "tools/gpaprof/cuda/replay_windows.h"
+
+namespace gpaprof::cuda::injection {
+
+using agent::Agent;
+
+constexpr const char* kCpuClockKey = "";           // device times CUPTI already gives on gpaprof's clock
+constexpr const char* kCuptiClockKey = "cupti";    // device times on CUPTI's own clock, calibrated
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-thread state of the calls in progress.
+
+// A kernel launch whose counters are collected, from its entry to its exit.
+struct ProfiledLaunch {
+    CUcontext context = nullptr;
+    std::unique_lock<std::mutex> counterLock;
+    DispatchRow row;
+};
+
+struct OpenCall {
+    CudaDomain domain = CudaDomain::Runtime;
+    uint32_t cbid = 0;
+    CudaApiClass apiClass = CudaApiClass::Other;
+    bool traced = false;                     // a call of the application (not one the runtime made for it)
+    std::optional<uint64_t> index;           // CallIndex
+    bool record = false;                     // its API trace record is written
+    uint64_t start = 0;
+    uint32_t correlationId = 0;
+    CorrelationIds correlations;             // ids registered for its device work
+    // A kernel launch that is profiled (-p); apart, so that the other calls stay small to move.
+    std::unique_ptr<ProfiledLaunch> dispatch;
+    // Held while a call that may write device memory runs, so that it waits for a replay in progress.
+    std::shared_lock<std::shared_mutex> gate;
+};
+
+// One for all the library's files (inline), as when they were one file.
+inline thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+
+class Internal {
+public:
+    Internal() { ++t_internal; }
+    ~Internal() { --t_internal; }
+    Internal(const Internal&) = delete;
+    Internal& operator=(const Internal&) = delete;
+};
+
+// What gpaprof knows about a kernel function.
+struct FunctionInfo {
+    CUfunction function = nullptr;  // the function its attributes come from
+    std::string name;
+    uint32_t id = 0;
+    KernelResources resources;
+    bool resourcesKnown = false;
+};
+
+struct DeviceInfo {
+    uint32_t ordinal = 0;
+    std::string name;
+    SmLimits limits;
+};
+
+// What an enqueue call registers for the activity record of its device work.
+struct PendingEnqueue {
+    EnqueueInfo info;
+    CudaApiClass apiClass = CudaApiClass::Other;
+    CorrelationIds ids;  // every correlation id that leads here (the runtime call's and the driver's)
+    // A kernel launch: its kernel's (mangled) name, hashed; 0 when the callback did not name it. Under the range
+    // profiler the driver runs kernels of its own (WaitNs) for a launch, with the launch's correlation id.
+    uint64_t kernelNameHash = 0;
+};
+
+inline uint64_t NameHash(const char* name) {
+    uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    for (; name && *name; ++name) hash = (hash ^ static_cast<unsigned char>(*name)) * 1099511628211ull;
+    return hash;
+}
+
+class CudaPart {
+public:
+    static CudaPart* Get() { return instance_; }
+    static bool Start(std::string* problem);
+
+    void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+    void OnBufferCompleted(uint8_t* buffer, size_t validSize);
+    // At every point the process may end from: the exit hooks gpaprof preloads (return from main, exit(),
+    // _exit(), quick_exit(): before any thread_local or static object is destroyed), and atexit. The first
+    // call writes everything pending and switches to exit mode: each later dispatch is written as it is
+    // launched (static destructors still launch kernels), and other threads' launches wait (a thread still
+    // launching must not profile while the process tears CUPTI down). Later calls write what came since.
+    void Finish();
+    void FlushActivity();
+    // From a crash handler: what CUPTI still holds (activity, undecoded counter ranges), best effort.
+    void FlushForCrash();
+
+private:
+    CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
+    bool Initialize(std::string* problem);
+
+    void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    void ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    // What follows a call's record: device times handed over while the process ends, the caller (--sym).
+    void AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
+                         uint64_t index);
+    void LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
+    void LaunchExit(OpenCall* call, bool launched);
+    void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
+    // Module loads and unloads (also while gpaprof itself calls CUDA: its calls may load modules lazily).
+    void OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
+    // Whether a driver call may write device memory while a replay restores it.
+    bool WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const;
+
+    bool Excluded(const CudaApiInfo& info);
+    // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
+    // walk (several microseconds); a function the runtime (or the application) called 32 times in a row is
+    // taken to be the runtime's (the application's) without one, and checked again every 16th call, doubling
+    // the interval every 32 checks that agree, up to every 1024th.
+    bool CalledByRuntime(uint32_t driverCbid);
+    // The runtime calls cuKernelGetName before every launch, outside any runtime call: once the stack walks gave
+    // that many calls in a row to the runtime, gpaprof stops subscribing to it (two callbacks a launch, about
+    // 0.4 us of CUPTI's and gpaprof's, docs/benchmarks.md). An application's own later calls of it go untraced.
+    static constexpr uint32_t kStopListeningAfter = 32;
+    void StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+    std::atomic<uint32_t> stoppedListening_{0};
+    // The driver functions given up, by callback id: a call of one may see its entry and never its exit (the
+    // subscription ends in between, from another thread), so its open entry is dropped (ApiEnter).
+    std::array<std::atomic<bool>, kDriverApiTypeBase> givenUp_{};
+    bool GivenUp(const OpenCall& call) const {
+        return call.domain == CudaDomain::Driver && call.cbid < givenUp_.size() &&
+               givenUp_[call.cbid].load(std::memory_order_relaxed);
+    }
+    OpenCall* InnermostTraced();
+    // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
+    void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
+                         uint64_t kernelHandle, const char* kernelName = nullptr, uint32_t ownerCorrelationId = 0);
+    void ForgetEnqueue(const OpenCall& call);
+    // The call a device command belongs to, taken (one command per call); with `apiClass`, only a call of
+    // that class (a copy gpaprof made inside the application's launch call has that call's id).
+    // A copy: the command itself is freed here, under the lock.
+    std::optional<PendingEnqueue> TakeEnqueue(uint32_t correlationId, std::optional<CudaApiClass> apiClass = {});
+    // Commands of the application whose activity record has not come yet.
+    size_t PendingEnqueues();
+
+    void RecordDevices();
+    DeviceInfo* DeviceOf(CUcontext context);
+    std::string DeviceName(uint32_t ordinal);
+    FunctionInfo FunctionFor(CUfunction function, const char* symbolName);
+    // The spool lines of one activity record appended to `lines`; `devices` names the devices seen in its buffer.
+    struct DeviceNames {
+        uint32_t ordinal = UINT32_MAX;
+        std::string name;
+    };
+    void OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames* devices, std::string* lines);
+    void OnTransferRecord(const TransferActivity& transfer, DeviceNames* devices, std::string* lines);
+    const std::string& CachedDeviceName(uint32_t ordinal, DeviceNames* devices) {
+        if (devices->ordinal != ordinal) {
+            devices->name = DeviceName(ordinal);
+            devices->ordinal = ordinal;
+        }
+        return devices->name;
+    }
+    void Calibrate();
+    const char* ClockKey() const { return cpuClock_ ? kCpuClockKey : kCuptiClockKey; }
+
+    static CudaPart* instance_;
+    Agent* agent_;
+    const TracingApi* api_;
+    const gpa::cuda::DriverApi* driver_ = nullptr;
+    CUpti_SubscriberHandle subscriber_ = nullptr;
+    bool trace_ = false, counters_ = false, occupancy_ = false, symbols_ = false;
+    bool cpuClock_ = false;
+    // GPAPROF_CUDA_DIAG (for the trace-overhead benchmark): "empty-callbacks" subscribes and enables activity
+    // but returns from every callback at once; "no-activity" traces calls without activity records.
+    bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
+    bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
+    CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
+    std::unique_ptr<CounterCollector> collector_;
+    // -p: the counter set-up of device 0's chip, made on a thread of its own from the first CUDA call after cuInit
+    // on (GPAPROF_CUDA_SETUP_AHEAD=0: at the first profiled launch, as before).
+    CounterSetupAhead setupAhead_;
+    std::atomic<bool> setupAheadPending_{false};
+    CUdevice setupAheadDevice_ = 0;
+    std::atomic<bool> availabilityOffered_{false};
+    void StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+    // The first context on the set-up's device: its counter availability for the set-up thread to bind to.
+    void OfferAvailabilityAhead(CUcontext context);
+    std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
+    std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
+    CallerLocator callers_;
+
+    std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
+    // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
+    // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.
+    std::array<int16_t, 2 * kDriverApiTypeBase> rawParamsSizes_{};
+    struct RuntimeStreak {
+        std::atomic<uint32_t> streak{0};     // consecutive calls the stack walk gave to the runtime
+        std::atomic<uint32_t> appStreak{0};  // ... to the application
+        std::atomic<uint32_t> calls{0};
+    };
+    std::array<RuntimeStreak, kDriverApiTypeBase> runtimeCallers_{};
+
+    std::mutex mutex_;  // devices and functions
+    bool devicesRecorded_ = false;
+    std::unordered_map<uint32_t, DeviceInfo> devices_;
+    std::unordered_map<CUfunction, FunctionInfo> functions_;
+    uint32_t nextKernelId_ = 1;
+    std::map<std::tuple<CUfunction, uint64_t, uint64_t>, int> driverBlocks_;  // cuOccupancy... answers
+    std::vector<std::string> occupancyNotes_;
+
+    std::mutex enqueueMutex_;
+    // The launches, copies and sets waiting for their activity records (which come a buffer, tens of thousands, at
+    // a time), by every correlation id that leads to them. Each is made in memory of its own and freed when its
+    // record takes it or its call fails, under enqueueMutex_ only: the activity thread frees what the
+    // application's threads made, and through malloc each such free took the lock of the application thread's
+    // arena, about once per launch.
+    std::pmr::unsynchronized_pool_resource enqueuePool_;
+    CorrelationTable<PendingEnqueue> enqueues_;
+    PendingEnqueue* NewPending() {
+        return std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_).new_object<PendingEnqueue>();
+    }
+    void DeletePending(PendingEnqueue* pending) {
+        std::pmr::polymorphic_allocator<PendingEnqueue>(&enqueuePool_).delete_object(pending);
+    }
+    std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
+    ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
+    uint64_t ActivityNow() const {
+        uint64_t now = 0;
+        if (cpuClock_) return Agent::Now();
+        return api_->cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
+    }
+    std::atomic<bool> zeroTimesNoted_{false};
+    // Exit mode (Finish): the thread that began it, and what other threads' launches wait on.
+    std::atomic<bool> exiting_{false};
+    std::atomic<uint64_t> exitingThread_{0};
+    std::mutex exitMutex_;
+    std::condition_variable exitWait_;
+    void HoldWhileExiting();
+    std::atomic<uint64_t> unflushedEnqueues_{0};  // device work enqueued since CUPTI's activity was last flushed
+    std::atomic<uint64_t> activityRecords_{0};    // handed over by CUPTI (for GPAPROF_CUDA_STATS)
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// CUPTI's entry points and the crash handlers (injection.cpp), which CudaPart::Initialize registers.
+
+void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
+void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize);
+uint64_t CpuTimestamp();
+void InstallCrashHandlers();
+
+}  // namespace gpaprof::cuda::injection
