@@ -59,6 +59,11 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     CostScope cost(costs_, CostSite::ActivityBuffer);
     uint64_t count = 0;
     if (!cpuClock_) Calibrate();
+    if (stageLaunches_) {
+        // Every launch whose record can be in this buffer was staged before it was launched (staged_launches.h).
+        std::lock_guard<std::mutex> lock(enqueueMutex_);
+        DrainStagedLaunches();
+    }
     // One write per megabyte of lines: the activity thread would otherwise contend with the application's
     // threads for the spool three times per kernel.
     std::string lines;

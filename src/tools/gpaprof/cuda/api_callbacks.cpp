@@ -340,11 +340,17 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     const uint64_t* block = launch->block;
     const uint64_t dynamicShared = launch->dynamicSharedBytes;
     const CUstream stream = launch->stream;
-    const uint64_t executionOrder = agent_->NextExecutionOrder();
+    // The order numbers the .csv and .occupancy rows: a trace alone has none, and skips the shared counter.
+    const uint64_t executionOrder = counters_ || occupancy_ ? agent_->NextExecutionOrder() : 0;
     if (trace_) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
-            RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
-                            reinterpret_cast<uintptr_t>(function), data->symbolName, owner->correlationId);
+            if (stageLaunches_ && owner->correlations.empty()) {
+                StageLaunch(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
+                            reinterpret_cast<uintptr_t>(function));
+            } else {
+                RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
+                                reinterpret_cast<uintptr_t>(function), data->symbolName, owner->correlationId);
+            }
         }
     }
     if (t_profilingLaunch) return;

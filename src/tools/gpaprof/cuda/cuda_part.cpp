@@ -64,6 +64,8 @@ bool CudaPart::Initialize(std::string* problem) {
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
+    const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
+    stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     rawParamsSizes_.fill(-1);
     if (const char* raw = std::getenv("GPAPROF_CUDA_RAW_CALLS"); !(raw && std::strcmp(raw, "0") == 0)) {
         for (const CudaApiInfo& info : AllApis()) {
@@ -149,6 +151,7 @@ bool CudaPart::Initialize(std::string* problem) {
         // their own clock and gpaprof calibrates it against CLOCK_MONOTONIC.
         cpuClock_ = api_->cuptiActivityRegisterTimestampCallback &&
                     api_->cuptiActivityRegisterTimestampCallback(&CpuTimestamp) == CUPTI_SUCCESS;
+        UseZeroedActivityBuffers(*api_);
         result = api_->cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
         if (result != CUPTI_SUCCESS) {
             *problem = "cuptiActivityRegisterCallbacks failed: " + api_->Describe(result);

@@ -37,6 +37,7 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/activity_buffer_pool.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/correlation_ids.h"
@@ -50,6 +51,7 @@
 #include "tools/gpaprof/cuda/device_memory_map.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
+#include "tools/gpaprof/cuda/staged_launches.h"
 
 namespace gpaprof::cuda::injection {
 
@@ -180,6 +182,14 @@ private:
                givenUp_[call.cbid].load(std::memory_order_relaxed);
     }
     OpenCall* InnermostTraced();
+    // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under
+    // enqueueMutex_ (staged_launches.h): the first command of its call only, so that a call's commands stay one.
+    // GPAPROF_CUDA_STAGED_LAUNCHES=0 registers every launch (for benchmarks, docs/benchmarks.md).
+    bool stageLaunches_ = false;
+    StagedLaunches staged_;
+    void StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle);
+    // Moves the staged launches into enqueues_; the caller holds enqueueMutex_.
+    void DrainStagedLaunches();
     // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
     void RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::optional<uint64_t> stream, CUcontext context,
                          uint64_t kernelHandle, const char* kernelName = nullptr, uint32_t ownerCorrelationId = 0);
@@ -293,6 +303,9 @@ private:
 // CUPTI's entry points and the crash handlers (injection.cpp), which CudaPart::Initialize registers.
 
 void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+// Before BufferRequested is registered: CUPTI told that buffers come zeroed (it would zero each itself, in the thread
+// that asked, often the application's). False (GPAPROF_CUDA_ZEROED_BUFFERS=0, an older CUPTI): CUPTI zeroes them.
+bool UseZeroedActivityBuffers(const TracingApi& api);
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize);
 uint64_t CpuTimestamp();

@@ -31,6 +31,7 @@ namespace gpaprof::cuda {
 #define GPAPROF_CUPTI_OPTIONAL_FUNCTIONS(X)   \
     X(cuptiActivityRegisterTimestampCallback) \
     X(cuptiActivityFlushPeriod)               \
+    X(cuptiActivitySetAttribute)              \
     X(cuptiGetContextId)                      \
     X(cuptiGetStreamIdEx)
 

@@ -1,6 +1,7 @@
 // CudaPart's device commands (launches, copies, sets) waiting for their activity records, by correlation id
 // (cuda_part.h): registered by the API callbacks, taken by the activity records.
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <unordered_set>
@@ -17,6 +18,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     const uint64_t nameHash = counters_ && kernelName && *kernelName ? NameHash(kernelName) : 0;
     CostScope cost(costs_, CostSite::Enqueue);
     std::lock_guard<std::mutex> lock(enqueueMutex_);
+    if (!owner->correlations.empty()) DrainStagedLaunches();  // the call's first command may still be staged
     PendingEnqueue* pending = nullptr;
     owner->correlations.ForEach([&](uint32_t id) {
         if (PendingEnqueue* found = enqueues_.Find(id)) pending = found;
@@ -43,9 +45,49 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (pending->ids.empty()) DeletePending(pending);  // every id was another command's: nothing refers to it
 }
 
+void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle) {
+    CostScope cost(costs_, CostSite::Enqueue);
+    StagedLaunch launch;
+    launch.ids[launch.idCount++] = correlationId;
+    if (owner->correlationId && owner->correlationId != correlationId) launch.ids[launch.idCount++] = owner->correlationId;
+    launch.threadId = Agent::ThreadId();
+    launch.index = *owner->index;
+    launch.stream = stream;
+    launch.context = reinterpret_cast<uintptr_t>(context);
+    launch.kernel = kernelHandle;
+    launch.callClass = static_cast<uint32_t>(owner->apiClass);
+    staged_.Stage(launch);
+    for (uint32_t i = 0; i < launch.idCount; ++i) owner->correlations.push_back(launch.ids[i]);
+    unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void CudaPart::DrainStagedLaunches() {
+    if (staged_.threads() == 0) return;
+    size_t skipped = 0;
+    staged_.Drain(
+        [this](const StagedLaunch& launch) {
+            PendingEnqueue* pending = NewPending();
+            pending->info.threadId = launch.threadId;
+            pending->info.index = launch.index;
+            pending->info.streamHandle = launch.stream;
+            pending->info.contextHandle = launch.context;
+            pending->info.kernelHandle = launch.kernel;
+            pending->apiClass = static_cast<CudaApiClass>(launch.callClass);
+            for (uint32_t i = 0; i < launch.idCount; ++i) {
+                if (enqueues_.Insert(launch.ids[i], pending)) pending->ids.push_back(launch.ids[i]);
+            }
+            if (pending->ids.empty()) DeletePending(pending);  // every id was another command's
+        },
+        &skipped);
+    if (skipped && debugRecords_) {
+        std::fprintf(stderr, "gpaprof: debug: %zu threads' staged launches left for later (their lists were locked)\n", skipped);
+    }
+}
+
 void CudaPart::ForgetEnqueue(const OpenCall& call) {
     if (call.correlations.empty()) return;
     std::lock_guard<std::mutex> lock(enqueueMutex_);
+    DrainStagedLaunches();
     // Every id of a command is its call's: once they are gone, nothing refers to it.
     PendingEnqueue* forgotten[2] = {nullptr, nullptr};
     std::vector<PendingEnqueue*> more;
@@ -68,6 +110,7 @@ void CudaPart::ForgetEnqueue(const OpenCall& call) {
 
 size_t CudaPart::PendingEnqueues() {
     std::lock_guard<std::mutex> lock(enqueueMutex_);
+    DrainStagedLaunches();
     std::unordered_set<const PendingEnqueue*> commands;
     enqueues_.ForEach([&](uint32_t, const PendingEnqueue* pending) { commands.insert(pending); });
     return commands.size();

@@ -69,15 +69,35 @@ void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
 }
 
+// Zeroed buffers (activity_buffer_pool.h), once CUPTI agreed to take them as such; made once, never freed:
+// CUPTI may hand buffers back while the process ends.
+ActivityBufferPool* g_zeroedBuffers = nullptr;
+
+bool UseZeroedActivityBuffers(const TracingApi& api) {
+    if (const char* zeroed = std::getenv("GPAPROF_CUDA_ZEROED_BUFFERS"); zeroed && std::strcmp(zeroed, "0") == 0) return false;
+    if (!api.cuptiActivitySetAttribute) return false;
+    uint8_t zeroedOut = 1;
+    size_t size = sizeof zeroedOut;
+    if (api.cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &size, &zeroedOut) != CUPTI_SUCCESS) {
+        return false;
+    }
+    if (!g_zeroedBuffers) g_zeroedBuffers = new ActivityBufferPool(ActivityBufferSize());
+    return true;
+}
+
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
-    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, ActivityBufferSize()));
+    *buffer = g_zeroedBuffers ? g_zeroedBuffers->Take() : static_cast<uint8_t*>(std::aligned_alloc(8, ActivityBufferSize()));
     *size = *buffer ? ActivityBufferSize() : 0;
     *maxNumRecords = 0;
 }
 
 void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
     if (CudaPart* part = CudaPart::Get()) part->OnBufferCompleted(buffer, validSize);
-    std::free(buffer);
+    if (g_zeroedBuffers) {
+        g_zeroedBuffers->Give(buffer);  // zeroed here, on CUPTI's thread, for the next request
+    } else {
+        std::free(buffer);
+    }
 }
 
 uint64_t CpuTimestamp() { return Agent::Now(); }

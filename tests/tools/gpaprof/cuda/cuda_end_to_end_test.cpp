@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -144,6 +145,52 @@ TEST_F(GpaprofCuda, EveryCallIsTracedAfterGpaprofStopsListeningToTheRuntimesCall
         EXPECT_EQ(Calls(*cuda, "cuLaunchKernel").size(), kIterations);
         EXPECT_EQ(Calls(*cuda, "cuKernelGetName").size(), 0u);
         EXPECT_EQ(cuda->kernelTimestamps.size(), 3 * kIterations);
+    }
+}
+
+// A trace without counters stages each launch on its thread and joins it to its kernel's record when CUPTI hands
+// the record over (staged_launches.h): several threads, two streams each, and activity buffers of 1 MiB, so that
+// records come in many buffers while the threads still launch. Every launch call carries its kernel, on the
+// stream it named; the same with every launch registered under the lock (GPAPROF_CUDA_STAGED_LAUNCHES=0).
+TEST_F(GpaprofCuda, EveryLaunchOfEveryThreadCarriesItsKernelInATraceWithoutCounters) {
+    constexpr size_t kThreads = 4, kLaunches = 1500;  // per stream: 4 x 2 x 1500 = 12,000 launches
+    for (const char* staged : {"1", "0"}) {
+        SCOPED_TRACE(std::string("GPAPROF_CUDA_STAGED_LAUNCHES=") + staged);
+        const Outcome run = Profile({"-t", "-o", "staged"},
+                                    {App("streams_threads"), "--threads", std::to_string(kThreads), "--launches", std::to_string(kLaunches)},
+                                    {{"GPAPROF_CUDA_ACTIVITY_BUFFER_MB", "1"}, {"GPAPROF_CUDA_STAGED_LAUNCHES", staged},
+                                     {"GPAPROF_CUDA_STATS", "1"}});
+        ASSERT_EQ(run.exitCode, 0) << run.err;
+        const AtpFile atp = ReadAtp("staged.atp");
+        const ApiTracePart* cuda = CudaPart(atp);
+        ASSERT_NE(cuda, nullptr);
+        EXPECT_EQ(cuda->kernelTimestamps.size(), kThreads * 2 * kLaunches);
+        size_t launches = 0, withKernel = 0;
+        std::set<uint64_t> threads;
+        std::map<std::string, size_t> perQueue;
+        for (const auto& thread : cuda->threads) {
+            for (const ApiCall& call : thread.entries) {
+                if (call.name != "cudaLaunchKernel") continue;
+                ++launches;
+                threads.insert(thread.threadId);
+                if (!call.command || !call.kernel) continue;
+                ++withKernel;
+                ++perQueue[std::string(call.command->queueHandle)];
+                EXPECT_EQ(call.command->commandName, "CUDA_KERNEL");
+                EXPECT_GE(call.command->start, call.start) << "its kernel started after the call did";
+            }
+        }
+        EXPECT_EQ(launches, kThreads * 2 * kLaunches);
+        EXPECT_EQ(withKernel, launches) << "every launch joined to its kernel's record";
+        EXPECT_EQ(threads.size(), kThreads);
+        EXPECT_EQ(perQueue.size(), kThreads * 2) << "each launch on the stream it named";
+        for (const auto& [queue, count] : perQueue) EXPECT_EQ(count, kLaunches) << queue;
+        const std::regex buffers("activity-buffer ([0-9]+) x");
+        std::smatch match;
+        ASSERT_TRUE(std::regex_search(run.err, match, buffers)) << run.err;
+        EXPECT_GE(std::stoul(match[1]), 3u) << "records in several buffers";
+        std::printf("FIGURE staged_launches staged=%s launches=%zu with_kernel=%zu activity_buffers=%s\n", staged, launches,
+                    withKernel, match[1].str().c_str());
     }
 }
 

@@ -1,0 +1,66 @@
+#include "tools/gpaprof/cuda/staged_launches.h"
+
+#include <thread>
+
+namespace gpaprof::cuda {
+namespace {
+
+std::atomic<uint64_t> g_serials{0};
+
+// The stage this thread found last, and whose it is. Trivially destructible: still there in the callbacks a
+// thread's teardown makes.
+struct CachedStage {
+    uint64_t serial = 0;
+    void* stage = nullptr;
+};
+thread_local CachedStage t_stage;
+
+}  // namespace
+
+StagedLaunches::StagedLaunches()
+    : serial_(++g_serials), threads_(std::make_unique<std::unique_ptr<ThreadStage>[]>(kMaxThreads)) {}
+
+StagedLaunches::~StagedLaunches() = default;
+
+void StagedLaunches::Stage(const StagedLaunch& launch) {
+    ThreadStage& stage = CurrentStage();
+    std::lock_guard<std::mutex> lock(stage.mutex);
+    stage.launches.push_back(launch);
+    stage.pending.store(true, std::memory_order_release);
+}
+
+StagedLaunches::ThreadStage& StagedLaunches::CurrentStage() {
+    if (t_stage.serial == serial_) return *static_cast<ThreadStage*>(t_stage.stage);
+    std::lock_guard<std::mutex> lock(registryMutex_);
+    // This thread's stage, if it has one (another instance's stage was cached), or the stage of an ended thread
+    // whose id it was given: its list is the same to everyone.
+    const std::thread::id self = std::this_thread::get_id();
+    const size_t count = threadCount_.load(std::memory_order_relaxed);
+    ThreadStage* stage = nullptr;
+    for (size_t i = 0; i < count && !stage; ++i) {
+        if (threads_[i]->owner == self) stage = threads_[i].get();
+    }
+    if (!stage) stage = overflow_;
+    if (!stage) {
+        threads_[count] = std::make_unique<ThreadStage>();
+        threads_[count]->owner = self;
+        threads_[count]->launches.reserve(1024);
+        stage = threads_[count].get();
+        if (count == kMaxThreads - 1) overflow_ = stage;
+        threadCount_.store(count + 1, std::memory_order_release);  // a drain sees the stage once it is made
+    }
+    t_stage = {serial_, stage};
+    return *stage;
+}
+
+bool StagedLaunches::LockForDrain(ThreadStage& stage) {
+    // A launching thread holds its lock for a push_back: a lock still held after this long belongs to a thread a
+    // crash handler interrupted (which may be the draining thread itself).
+    for (int attempt = 0; attempt < 4000; ++attempt) {
+        if (stage.mutex.try_lock()) return true;
+        if (attempt >= 64) std::this_thread::yield();
+    }
+    return false;
+}
+
+}  // namespace gpaprof::cuda

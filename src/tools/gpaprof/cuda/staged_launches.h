@@ -1,0 +1,90 @@
+// Kernel launches waiting for their activity records, staged by the thread that launched them.
+//
+// The trace joins each kernel's activity record to the API call that launched it by CUPTI correlation id. The
+// join table is shared with CUPTI's thread, which reads it for every record under a lock; registering each
+// launch there from the application's thread took about 0.25 us of a ~4 us launch (docs/benchmarks.md,
+// launch-bound tracing), most of it the lock and cache lines last written by the other thread. A thread stages
+// its launches here instead, in a list of its own, and whoever holds the join table's lock moves the staged
+// launches into it before it looks anything up (Drain). A kernel's record can only come after its launch
+// was staged (the launch is staged before the driver launches it), so a record never misses its launch.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpaprof::cuda {
+
+struct StagedLaunch {
+    std::array<uint32_t, 2> ids{};  // the correlation ids that lead to the launch (the driver call's, the outer call's)
+    uint32_t idCount = 0;
+    uint64_t threadId = 0;
+    uint64_t index = 0;             // the launching call's index on its thread
+    uint64_t stream = 0;
+    uint64_t context = 0;
+    uint64_t kernel = 0;            // CUfunction
+    uint32_t callClass = 0;         // the launching call's CudaApiClass (a launch, or a call that launches inside)
+};
+
+class StagedLaunches {
+public:
+    StagedLaunches();
+    ~StagedLaunches();
+    StagedLaunches(const StagedLaunches&) = delete;
+    StagedLaunches& operator=(const StagedLaunches&) = delete;
+
+    // On the launching thread.
+    void Stage(const StagedLaunch& launch);
+
+    // Hands every staged launch to `take`, in each thread's order, and forgets it. Callers serialise their
+    // drains (they hold the join table's lock). From a crash handler a thread's list may be locked by the very
+    // thread the handler interrupted: after a bounded wait that list is left for later (`skipped` counts them).
+    template <typename Take>
+    void Drain(Take&& take, size_t* skipped = nullptr) {
+        std::vector<StagedLaunch>& batch = drained_;
+        const size_t count = threadCount_.load(std::memory_order_acquire);
+        for (size_t i = 0; i < count; ++i) {
+            ThreadStage& stage = *threads_[i];
+            if (!stage.pending.load(std::memory_order_acquire)) continue;
+            if (!LockForDrain(stage)) {
+                if (skipped) ++*skipped;
+                continue;
+            }
+            batch.swap(stage.launches);
+            stage.pending.store(false, std::memory_order_relaxed);
+            stage.mutex.unlock();
+            for (const StagedLaunch& launch : batch) take(launch);
+            batch.clear();  // keeps its capacity for the next swap
+        }
+    }
+
+    size_t threads() const { return threadCount_.load(std::memory_order_acquire); }
+
+    // Threads at most: one stage each, never freed while the process runs (a thread's launches outlive it until
+    // their records come). A thread past this many stages through `overflow_`, shared and locked.
+    static constexpr size_t kMaxThreads = 4096;
+
+private:
+    friend struct StagedLaunchesTestAccess;
+    struct ThreadStage {
+        std::mutex mutex;
+        std::vector<StagedLaunch> launches;
+        std::atomic<bool> pending{false};  // launches not drained yet: a drain skips idle threads' locks
+        std::thread::id owner;
+    };
+    ThreadStage& CurrentStage();
+    static bool LockForDrain(ThreadStage& stage);
+
+    const uint64_t serial_;  // tells this instance from an earlier one at the same address (tests make several)
+    std::mutex registryMutex_;
+    std::unique_ptr<std::unique_ptr<ThreadStage>[]> threads_;
+    std::atomic<size_t> threadCount_{0};
+    ThreadStage* overflow_ = nullptr;  // threads_[kMaxThreads - 1] once the table is full
+    std::vector<StagedLaunch> drained_;
+};
+
+}  // namespace gpaprof::cuda
