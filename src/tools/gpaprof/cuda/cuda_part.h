@@ -37,7 +37,6 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "tools/gpaprof/agent/agent.h"
-#include "tools/gpaprof/cuda/activity_buffer_pool.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/correlation_ids.h"

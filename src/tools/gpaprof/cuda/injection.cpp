@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/cuda/activity_buffer_pool.h"
 #include "tools/gpaprof/cuda/cuda_part.h"
 
 namespace gpaprof::cuda::injection {
