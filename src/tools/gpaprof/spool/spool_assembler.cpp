@@ -1,18 +1,30 @@
 #include "tools/gpaprof/spool/spool_assembler.h"
 
 #include <algorithm>
-#include <cstring>
 #include <deque>
 #include <map>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/spool/clock_calibration.h"
+#include "tools/gpaprof/spool/spool_assembler_internal.h"
 
 namespace gpaprof {
+
+// The spool's records as collected, and the keys they are joined by (spool_assembler_internal.h).
+using assembly::CallEntry;
+using assembly::CommandEntry;
+using assembly::TimesEntry;
+using assembly::KernelEntry;
+using assembly::Collected;
+using assembly::CollectSpool;
+using assembly::Key;
+using assembly::PartNumbers;
+using assembly::SortedKeys;
+using assembly::KeyCursor;
+
 namespace {
 
 std::string BaseName(const std::string& path) {
@@ -29,15 +41,6 @@ size_t PartRank(const std::string& part) {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
-// The records there are most of stay in the spool: each is its line, with what the assembly orders and joins
-// them by. Text fields of lines with escapes are kept unescaped in Collected::owned.
-struct CallEntry {
-    std::string_view part;
-    uint64_t thread, index;
-    uint64_t start, end;
-    std::string_view line;  // an 'A' line, or a raw CUDA call line ('B'), expanded when it is written
-};
-
 using RawCallExpander = bool (*)(std::string_view line, std::string* callLine, std::string* error);
 
 // The 'A' line of a call: its spool line, or (a raw call line) the line it expands to, made in `scratch`. Raw lines
@@ -51,330 +54,6 @@ std::string_view CallLineText(const CallEntry& call, RawCallExpander expand, std
     if (!scratch->empty() && scratch->back() == '\n') scratch->pop_back();
     return *scratch;
 }
-
-struct CommandEntry {
-    std::string_view part;
-    uint64_t thread, index;
-    std::string_view line;
-};
-
-struct TimesEntry {
-    std::string_view part;
-    uint64_t thread, index;
-    std::string_view deviceKey;
-    uint64_t queued, submit, start, end;
-};
-
-struct KernelEntry {
-    std::string_view part;
-    std::string_view deviceKey;
-    uint64_t start;
-    std::string_view line;
-};
-
-// The records of (a stretch of) a spool, sorted by type, each kind in spool order. What depends on the order
-// of the whole spool (first process record, first signal, notes) is kept in order for the merge.
-struct Collected {
-    size_t lines = 0;                        // lines of the stretch (numbers in the spool: offset + 1-based)
-    std::vector<spool::ProcessRecord> processes;
-    std::vector<spool::DeviceRecord> devices;
-    std::vector<spool::CounterListRecord> counterLists;
-    std::vector<CallEntry> calls;
-    std::vector<CommandEntry> commands;
-    std::vector<TimesEntry> times;
-    std::vector<spool::CalibrationRecord> calibrations;
-    std::vector<spool::DispatchRecord> dispatches;
-    std::vector<spool::OccupancyRecord> occupancy;
-    std::vector<spool::MarkerRecord> markers;
-    std::vector<spool::SourceRecord> sources;
-    std::vector<KernelEntry> kernelTimestamps;
-    std::vector<spool::EventRecord> signals;
-    bool exitRecorded = false;
-    struct Note {
-        size_t line = 0;                     // 0: a NoteRecord; else the line (in the stretch) that was unreadable
-        std::string text;                    // the note, or why the line is unreadable
-    };
-    std::vector<Note> notes;
-    std::deque<std::string> owned;           // stable: views point into it
-
-    // A text field of a line: the line's characters, or (escaped line) its unescaped text kept here.
-    std::string_view Keep(std::string_view raw, bool escaped) {
-        if (!escaped) return raw;
-        owned.push_back(spool::UnescapeField(raw));
-        return owned.back();
-    }
-};
-
-// Room for the records of `text`, counted by their letters: no vector grows while the stretch is read.
-void Reserve(std::string_view text, Collected* out) {
-    size_t counts[256] = {};
-    for (size_t begin = 0; begin < text.size();) {
-        ++counts[static_cast<unsigned char>(text[begin])];
-        const void* newline = std::memchr(text.data() + begin, '\n', text.size() - begin);
-        if (!newline) break;
-        begin = static_cast<size_t>(static_cast<const char*>(newline) - text.data()) + 1;
-    }
-    out->calls.reserve(counts[static_cast<unsigned char>('A')] + counts[static_cast<unsigned char>('B')]);
-    out->commands.reserve(counts[static_cast<unsigned char>('E')]);
-    out->times.reserve(counts[static_cast<unsigned char>('T')]);
-    out->dispatches.reserve(counts[static_cast<unsigned char>('K')]);
-    out->occupancy.reserve(counts[static_cast<unsigned char>('O')]);
-    out->markers.reserve(counts[static_cast<unsigned char>('M')]);
-    out->sources.reserve(counts[static_cast<unsigned char>('S')]);
-    out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')]);
-}
-
-// Reads the complete lines of `text` (each ends with '\n').
-void Collect(std::string_view text, const AssemblyOptions* options, Collected* out) {
-    static constexpr std::string_view kCudaPart = "cuda";
-    std::string expanded;  // a raw call line's 'A' line, while its fields are read
-    Reserve(text, out);
-    const bool nuls = std::memchr(text.data(), '\0', text.size()) != nullptr;
-    size_t begin = 0;
-    std::string error;
-    while (begin < text.size()) {
-        size_t end = text.find('\n', begin);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(begin, end - begin);
-        begin = end + 1;
-        const size_t lineNumber = ++out->lines;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        // No record has a NUL byte: NULs are room the agent reserved and nothing wrote (a record cut short by the
-        // death of its writer, or the unused end of the file). The line goes on after them.
-        if (const size_t nul = nuls ? line.rfind('\0') : std::string_view::npos; nul != std::string_view::npos) {
-            line.remove_prefix(nul + 1);
-        }
-        if (line.empty()) continue;
-        switch (line[0]) {
-            case 'A': {
-                spool::CallLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, line});
-                continue;
-            }
-            case 'B': {
-                if (!options->expandRawCall) {
-                    error = "a raw CUDA call line, and this gpaprof was built without the CUDA part";
-                    break;
-                }
-                expanded.clear();
-                if (!options->expandRawCall(line, &expanded, &error)) break;
-                if (!expanded.empty() && expanded.back() == '\n') expanded.pop_back();
-                spool::CallLine v;
-                if (!spool::DecodeLine(expanded, &v, &error)) break;
-                // The part is the CUDA part's name (a literal) or, from an unexpected expansion, kept apart.
-                const std::string_view part = v.part == kCudaPart ? kCudaPart : std::string_view(out->owned.emplace_back(v.part));
-                out->calls.push_back({part, v.threadId, v.index, v.start, v.end, line});
-                continue;
-            }
-            case 'E': {
-                spool::CommandLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->commands.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, line});
-                continue;
-            }
-            case 'T': {
-                spool::TimesLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->times.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, out->Keep(v.deviceKey, v.escaped),
-                                      v.queued, v.submit, v.start, v.end});
-                continue;
-            }
-            case 'Q': {
-                spool::KernelTimestampLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->kernelTimestamps.push_back(
-                    {out->Keep(v.part, v.escaped), out->Keep(v.deviceKey, v.escaped), v.start, line});
-                continue;
-            }
-            default: {
-                std::optional<spool::Record> record = spool::Decode(line, &error);
-                if (!record) break;
-                std::visit(
-                    [&](auto&& r) {
-                        using T = std::decay_t<decltype(r)>;
-                        if constexpr (std::is_same_v<T, spool::ProcessRecord>) {
-                            out->processes.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::DeviceRecord>) {
-                            out->devices.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::CounterListRecord>) {
-                            out->counterLists.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::CalibrationRecord>) {
-                            out->calibrations.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::DispatchRecord>) {
-                            out->dispatches.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::OccupancyRecord>) {
-                            out->occupancy.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::MarkerRecord>) {
-                            out->markers.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::SourceRecord>) {
-                            out->sources.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::EventRecord>) {
-                            if (r.kind == "exit") out->exitRecorded = true;
-                            if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
-                            out->notes.push_back({0, std::move(r.message)});
-                        }
-                        // 'A', 'E', 'T' and 'Q' records were read above.
-                    },
-                    *record);
-                continue;
-            }
-        }
-        out->notes.push_back({lineNumber, error});  // the line is not a record
-    }
-}
-
-template <typename T>
-void Append(std::vector<T>* to, std::vector<T>* from) {
-    if (to->empty()) {
-        to->swap(*from);
-        return;
-    }
-    to->insert(to->end(), std::make_move_iterator(from->begin()), std::make_move_iterator(from->end()));
-    from->clear();
-}
-
-// Reads the spool's complete lines: a line without its final '\n' was cut short by the end of the process. A
-// large spool is read in stretches on several threads, put back together in spool order.
-Collected CollectSpool(std::string_view spoolText, const AssemblyOptions& options, std::vector<std::deque<std::string>>* owned) {
-    const size_t threadsWanted = options.threads;
-    const size_t lastNewline = spoolText.rfind('\n');
-    const std::string_view complete = lastNewline == std::string_view::npos ? std::string_view()
-                                                                             : spoolText.substr(0, lastNewline + 1);
-    // As many threads as asked for; by default one per 4 MiB, at most one per processor (and 8).
-    constexpr size_t kBytesPerThread = size_t{4} << 20;
-    const size_t threads =
-        threadsWanted ? threadsWanted
-                      : std::min({size_t{8}, size_t{std::max(1u, std::thread::hardware_concurrency())},
-                                  complete.size() / kBytesPerThread + 1});
-    std::vector<std::string_view> stretches;
-    size_t begin = 0;
-    for (size_t i = 1; i <= threads && begin < complete.size(); ++i) {
-        size_t end = i == threads ? complete.size() : std::max(begin, complete.size() * i / threads);
-        if (end < complete.size()) end = complete.find('\n', end) + 1;  // whole lines: `complete` ends with '\n'
-        stretches.push_back(complete.substr(begin, end - begin));
-        begin = end;
-    }
-    std::vector<Collected> parts(std::max<size_t>(1, stretches.size()));
-    std::vector<std::thread> workers;
-    for (size_t i = 1; i < stretches.size(); ++i) workers.emplace_back(Collect, stretches[i], &options, &parts[i]);
-    if (!stretches.empty()) Collect(stretches[0], &options, &parts[0]);
-    for (std::thread& worker : workers) worker.join();
-
-    Collected all = std::move(parts[0]);
-    auto reserve = [&parts](auto member, auto* into) {
-        size_t total = 0;
-        for (Collected& part : parts) total += (part.*member).size();
-        into->reserve(total);
-    };
-    reserve(&Collected::calls, &all.calls);
-    reserve(&Collected::commands, &all.commands);
-    reserve(&Collected::times, &all.times);
-    reserve(&Collected::dispatches, &all.dispatches);
-    reserve(&Collected::occupancy, &all.occupancy);
-    reserve(&Collected::sources, &all.sources);
-    reserve(&Collected::kernelTimestamps, &all.kernelTimestamps);
-    for (size_t i = 1; i < parts.size(); ++i) {
-        Collected& part = parts[i];
-        for (Collected::Note& note : part.notes) {
-            if (note.line) note.line += all.lines;
-            all.notes.push_back(std::move(note));
-        }
-        all.lines += part.lines;
-        Append(&all.processes, &part.processes);
-        Append(&all.devices, &part.devices);
-        Append(&all.counterLists, &part.counterLists);
-        Append(&all.calls, &part.calls);
-        Append(&all.commands, &part.commands);
-        Append(&all.times, &part.times);
-        Append(&all.calibrations, &part.calibrations);
-        Append(&all.dispatches, &part.dispatches);
-        Append(&all.occupancy, &part.occupancy);
-        Append(&all.markers, &part.markers);
-        Append(&all.sources, &part.sources);
-        Append(&all.kernelTimestamps, &part.kernelTimestamps);
-        Append(&all.signals, &part.signals);
-        all.exitRecorded = all.exitRecorded || part.exitRecorded;
-        owned->push_back(std::move(part.owned));  // the views of the merged records point into it
-    }
-    owned->push_back(std::move(all.owned));
-    return all;
-}
-
-// Calls, commands and device times are joined on (part, thread, call index); a key recorded twice keeps its
-// last record. Parts are numbered in the order of their names.
-struct Key {
-    uint32_t part;
-    uint32_t position;  // in the spool, among the records of its kind
-    uint64_t thread;
-    uint64_t index;
-    bool SameCall(const Key& other) const { return part == other.part && thread == other.thread && index == other.index; }
-    bool operator<(const Key& other) const {
-        return std::tie(part, thread, index, position) < std::tie(other.part, other.thread, other.index, other.position);
-    }
-};
-
-class PartNumbers {
-public:
-    void Add(std::string_view name) {
-        if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.emplace_back(name);
-    }
-    void Seal() { std::sort(names_.begin(), names_.end()); }
-    uint32_t Of(std::string_view name) const {
-        return static_cast<uint32_t>(std::lower_bound(names_.begin(), names_.end(), name,
-                                                      [](const std::string& a, std::string_view b) { return a < b; }) -
-                                     names_.begin());
-    }
-    const std::string& Name(uint32_t number) const { return names_[number]; }
-
-private:
-    std::vector<std::string> names_;
-};
-
-// The keys of `records` in key order, each call once (its last record).
-template <typename Entry>
-std::vector<Key> SortedKeys(const std::vector<Entry>& records, const PartNumbers& parts) {
-    std::vector<Key> keys;
-    keys.reserve(records.size());
-    uint32_t lastPart = 0;
-    std::string_view lastName;
-    bool any = false;
-    for (size_t i = 0; i < records.size(); ++i) {
-        const Entry& record = records[i];
-        if (!any || lastName != record.part) {
-            lastPart = parts.Of(record.part);
-            lastName = record.part;
-            any = true;
-        }
-        keys.push_back({lastPart, static_cast<uint32_t>(i), record.thread, record.index});
-    }
-    if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
-    size_t kept = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-        if (i + 1 < keys.size() && keys[i].SameCall(keys[i + 1])) continue;  // a later record of the same call follows
-        keys[kept++] = keys[i];
-    }
-    keys.resize(kept);
-    return keys;
-}
-
-// Finds keys in ascending order: each lookup continues where the last one stopped.
-class KeyCursor {
-public:
-    explicit KeyCursor(const std::vector<Key>& keys) : keys_(keys) {}
-    const Key* Find(const Key& wanted) {
-        while (next_ < keys_.size() && std::tie(keys_[next_].part, keys_[next_].thread, keys_[next_].index) <
-                                           std::tie(wanted.part, wanted.thread, wanted.index)) {
-            ++next_;
-        }
-        return next_ < keys_.size() && keys_[next_].SameCall(wanted) ? &keys_[next_] : nullptr;
-    }
-
-private:
-    const std::vector<Key>& keys_;
-    size_t next_ = 0;
-};
 
 using Clocks = std::map<std::string, ClockCalibration, std::less<>>;
 
