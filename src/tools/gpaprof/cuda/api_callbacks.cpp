@@ -95,7 +95,7 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     const bool runtime = callers_.CalledByCudaRuntime();
     const uint32_t agreeing = (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed) + 1;
     (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
-    if (runtime && agreeing == kStopListeningAfter && driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
+    if (giveUpRuntimeCalls_ && runtime && agreeing == kStopListeningAfter && driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
         StopListening(CUPTI_CB_DOMAIN_DRIVER_API, driverCbid);
     }
     return runtime;

@@ -64,6 +64,7 @@ bool CudaPart::Initialize(std::string* problem) {
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
+    if (const char* giveUp = std::getenv("GPAPROF_CUDA_GIVE_UP")) giveUpRuntimeCalls_ = std::strcmp(giveUp, "0") != 0;
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     rawParamsSizes_.fill(-1);

@@ -171,6 +171,7 @@ private:
     // that many calls in a row to the runtime, gpaprof stops subscribing to it (two callbacks a launch, about
     // 0.4 us of CUPTI's and gpaprof's, docs/benchmarks.md). An application's own later calls of it go untraced.
     static constexpr uint32_t kStopListeningAfter = 32;
+    bool giveUpRuntimeCalls_ = true;  // GPAPROF_CUDA_GIVE_UP=0: never stop listening
     void StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     std::atomic<uint32_t> stoppedListening_{0};
     // The driver functions given up, by callback id: a call of one may see its entry and never its exit (the
