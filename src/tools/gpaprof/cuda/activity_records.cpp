@@ -158,6 +158,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
                      kernel.correlationId, kernel.streamId);
     }
     const std::optional<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : std::nullopt;
+    if (!call && kernel.graphId == 0 && costs_.enabled()) joinMisses_.KernelWithoutLaunch(kernel.correlationId);
     std::optional<uint64_t> handle;
     if (call && call->info.kernelHandle) handle = call->info.kernelHandle;
     // The kernel line, and the launch's command and device times. Queued and submit are 0: CUPTI reports them only

@@ -12,8 +12,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -83,36 +81,22 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     // Checked again every 16th call, and less often the longer the streak (every 1024th at most): the runtime
     // calls cuKernelGetName before every launch, and a stack walk costs microseconds. (A faster ramp, up to
     // every 4096th call, gave 128 of a PyTorch loop's 551 application cuDeviceGetAttribute calls to the runtime.)
+    // cuKernelGetName, which applications next to never call, is checked every 4096th call once settled.
     const uint32_t streak = known.streak.load(std::memory_order_relaxed);
     const uint32_t appStreak = known.appStreak.load(std::memory_order_relaxed);
-    const uint32_t interval = 16u << std::min<uint32_t>(6, std::max(streak, appStreak) / 32);
+    const uint32_t interval = driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName && streak >= kSettledStreak
+                                  ? kLaunchNameInterval
+                                  : 16u << std::min<uint32_t>(6, std::max(streak, appStreak) / kSettledStreak);
     if (call % interval != 0) {
-        if (streak >= 32) return true;
-        if (appStreak >= 32) return false;  // a driver-API application
+        if (streak >= kSettledStreak) return true;
+        if (appStreak >= kSettledStreak) return false;  // a driver-API application
     }
     Internal internal;
     CostScope walk(costs_, CostSite::StackWalk);
     const bool runtime = callers_.CalledByCudaRuntime();
-    const uint32_t agreeing = (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed) + 1;
+    (runtime ? known.streak : known.appStreak).fetch_add(1, std::memory_order_relaxed);
     (runtime ? known.appStreak : known.streak).store(0, std::memory_order_relaxed);
-    if (giveUpRuntimeCalls_ && runtime && agreeing == kStopListeningAfter && driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
-        StopListening(CUPTI_CB_DOMAIN_DRIVER_API, driverCbid);
-    }
     return runtime;
-}
-
-void CudaPart::StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-    // From a thread of its own: this runs inside one of CUPTI's callbacks, and whether CUPTI lets a callback
-    // change the subscription is not documented. The thread waits for any lock CUPTI holds while calling back.
-    const TracingApi* api = api_;
-    CUpti_SubscriberHandle subscriber = subscriber_;
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < givenUp_.size()) givenUp_[cbid] = true;
-    try {
-        std::thread([api, subscriber, domain, cbid] { api->cuptiEnableCallback(0, subscriber, domain, cbid); }).detach();
-        stoppedListening_.fetch_add(1, std::memory_order_relaxed);
-    } catch (const std::system_error&) {
-        // No thread: the callbacks go on, which costs time and nothing else.
-    }
 }
 
 OpenCall* CudaPart::InnermostTraced() {
@@ -162,17 +146,17 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
     // the outer call: not traced, but its device work and its kernel belong to the outer call.
     std::vector<OpenCall>& calls = OpenCalls();
-    // The entry of a call whose callbacks were given up between its entry and its exit stays open for ever: left
-    // there, it made every later call of the thread look nested, and none of them was traced (a given-up function
-    // makes no call that gpaprof sees, so an open entry of one on top is such a leftover).
-    while (!calls.empty() && GivenUp(calls.back())) calls.pop_back();
     call.traced = calls.empty();
     // The CUDA runtime linked into the application makes driver calls of its own outside any runtime call
     // (while it starts, and cuKernelGetName before each launch): they are the runtime's, not the application's.
     if (!call.traced) cost.Retarget(CostSite::EnterNested);
     if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) {
-        call.traced = false;
         cost.Retarget(CostSite::EnterRuntimeOwn);
+        // A name the runtime asks for before each launch: nothing to keep (its exit finds no entry and returns).
+        // gpaprof listens to it to the end: unsubscribing while a thread was inside it left that thread's later
+        // kernels all carrying that call's correlation id in CUPTI's records (docs/gpaprof.md, 2026-11-27).
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) return;
+        call.traced = false;
     }
     if (exiting_.load(std::memory_order_relaxed) && call.traced &&
         (call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::GraphLaunch) &&

@@ -64,7 +64,6 @@ bool CudaPart::Initialize(std::string* problem) {
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
-    if (const char* giveUp = std::getenv("GPAPROF_CUDA_GIVE_UP")) giveUpRuntimeCalls_ = std::strcmp(giveUp, "0") != 0;
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     rawParamsSizes_.fill(-1);
@@ -317,9 +316,9 @@ void CudaPart::Finish() {
     }
     if (first && costs_.enabled()) {
         // After the last flush: the activity buffers' processing is in the summary.
-        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records; callbacks given up: %u\n",
-                     costs_.Summary().c_str(), static_cast<unsigned long long>(activityRecords_.load()),
-                     stoppedListening_.load());
+        std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records\n", costs_.Summary().c_str(),
+                     static_cast<unsigned long long>(activityRecords_.load()));
+        std::fprintf(stderr, "gpaprof: CUDA joins: %s\n", joinMisses_.Summary().c_str());
         // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
         std::vector<std::pair<uint32_t, uint32_t>> outside;
         for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {

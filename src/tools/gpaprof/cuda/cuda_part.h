@@ -48,6 +48,7 @@
 #include "tools/gpaprof/cuda/cuda_records.h"
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/join_misses.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
 #include "tools/gpaprof/cuda/staged_launches.h"
@@ -165,22 +166,10 @@ private:
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
     // walk (several microseconds); a function the runtime (or the application) called 32 times in a row is
     // taken to be the runtime's (the application's) without one, and checked again every 16th call, doubling
-    // the interval every 32 checks that agree, up to every 1024th.
+    // the interval every 32 checks that agree, up to every 1024th (cuKernelGetName: every 4096th).
     bool CalledByRuntime(uint32_t driverCbid);
-    // The runtime calls cuKernelGetName before every launch, outside any runtime call: once the stack walks gave
-    // that many calls in a row to the runtime, gpaprof stops subscribing to it (two callbacks a launch, about
-    // 0.4 us of CUPTI's and gpaprof's, docs/benchmarks.md). An application's own later calls of it go untraced.
-    static constexpr uint32_t kStopListeningAfter = 32;
-    bool giveUpRuntimeCalls_ = true;  // GPAPROF_CUDA_GIVE_UP=0: never stop listening
-    void StopListening(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
-    std::atomic<uint32_t> stoppedListening_{0};
-    // The driver functions given up, by callback id: a call of one may see its entry and never its exit (the
-    // subscription ends in between, from another thread), so its open entry is dropped (ApiEnter).
-    std::array<std::atomic<bool>, kDriverApiTypeBase> givenUp_{};
-    bool GivenUp(const OpenCall& call) const {
-        return call.domain == CudaDomain::Driver && call.cbid < givenUp_.size() &&
-               givenUp_[call.cbid].load(std::memory_order_relaxed);
-    }
+    static constexpr uint32_t kSettledStreak = 32;         // walks in a row that agree
+    static constexpr uint32_t kLaunchNameInterval = 4096;  // cuKernelGetName's calls between walks once settled
     OpenCall* InnermostTraced();
     // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under
     // enqueueMutex_ (staged_launches.h): the first command of its call only, so that a call's commands stay one.
@@ -234,6 +223,7 @@ private:
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
+    JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner
     std::unique_ptr<CounterCollector> collector_;
     // -p: the counter set-up of device 0's chip, made on a thread of its own from the first CUDA call after cuInit
     // on (GPAPROF_CUDA_SETUP_AHEAD=0: at the first profiled launch, as before).
