@@ -26,6 +26,10 @@ using testing::Execute;
 using testing::Outcome;
 using testing::ReadAll;
 
+// The kernels of cuda_apps/runtime_kernels.cu, as CUPTI names them.
+inline constexpr const char* kSaxpy = "_Z5saxpyPfPKffi";
+inline constexpr const char* kBlockSum = "_Z9block_sumPfPKf";
+
 inline std::string App(const std::string& name) { return std::string(GPAPROF_CUDA_APP_DIR) + "/" + name; }
 
 inline bool OnPath(const std::string& tool) {
