@@ -1,6 +1,7 @@
 // Kernels with known answers for the GPU tests. Instruction counts are pinned with inline PTX so that the
 // compiler cannot add, merge or drop them; each op uses an immediate offset, so no address arithmetic.
 // Loads are volatile: ptxas drops plain loads whose results are unused, even from inline assembly.
+// The kernels that are not templates are static: every test file that includes this has its own copy.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,7 +9,7 @@
 namespace gpu_test {
 
 // ---- streaming ---------------------------------------------------------------------------------------------
-__global__ void CopyKernel(const float4* __restrict__ source, float4* __restrict__ destination, size_t count) {
+static __global__ void CopyKernel(const float4* __restrict__ source, float4* __restrict__ destination, size_t count) {
     const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
     for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
         destination[i] = source[i];
@@ -16,7 +17,7 @@ __global__ void CopyKernel(const float4* __restrict__ source, float4* __restrict
 }
 
 // Reads `count` floats `repeats` times through L2 only (ld.global.cg: not cached in L1).
-__global__ void ReadThroughL2(const float* __restrict__ data, size_t count, int repeats, float* sink) {
+static __global__ void ReadThroughL2(const float* __restrict__ data, size_t count, int repeats, float* sink) {
     const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
     float sum = 0.f;
     for (int r = 0; r < repeats; ++r) {
@@ -28,7 +29,7 @@ __global__ void ReadThroughL2(const float* __restrict__ data, size_t count, int 
 }
 
 // Each block reads the same `count` floats `repeats` times with L1-cached loads.
-__global__ void ReadThroughL1(const float* __restrict__ data, int count, int repeats, float* sink) {
+static __global__ void ReadThroughL1(const float* __restrict__ data, int count, int repeats, float* sink) {
     float sum = 0.f;
     for (int r = 0; r < repeats; ++r) {
         for (int i = threadIdx.x; i < count; i += blockDim.x) sum += __ldca(data + i);
@@ -37,12 +38,12 @@ __global__ void ReadThroughL1(const float* __restrict__ data, int count, int rep
 }
 
 // ---- launches ---------------------------------------------------------------------------------------------
-__global__ void Touch(int* out) {
+static __global__ void Touch(int* out) {
     if (threadIdx.x == 0 && out != nullptr) out[blockIdx.x] = blockIdx.x;
 }
 
 // Spins for `cycles` SM clock cycles.
-__global__ void Spin(long long cycles, int* out) {
+static __global__ void Spin(long long cycles, int* out) {
     const long long start = clock64();
     while (clock64() - start < cycles) {
     }
@@ -110,7 +111,7 @@ __global__ void Mix(float* global, int genericToShared, float a, float b, float*
 
 // ---- divergence ----------------------------------------------------------------------------------------------
 // The first `activeLanes` lanes of every warp run 4096 x 8 FP32 FMAs; the others skip them.
-__global__ void Diverge(int activeLanes, float a, float b, float* out) {
+static __global__ void Diverge(int activeLanes, float a, float b, float* out) {
     float x = a * threadIdx.x;
     if (static_cast<int>(threadIdx.x & 31) < activeLanes) {
 #pragma unroll 1
