@@ -4,19 +4,11 @@
 
 #include "tools/gpaprof/opencl/api_call.h"
 #include "tools/gpaprof/opencl/enqueue.h"
+#include "tools/gpaprof/opencl/finish_macro.h"
 #include "tools/gpaprof/opencl/traced_entries.h"
 
 namespace gpaprof::ocl {
 namespace {
-
-#define FINISH(returnText, ...)                \
-    do {                                       \
-        if (call.record()) {                   \
-            Args a;                            \
-            a __VA_ARGS__;                     \
-            call.Finish(returnText, a);        \
-        }                                      \
-    } while (0)
 
 const void* const* EventArray(const cl_event* events) { return reinterpret_cast<const void* const*>(events); }
 const void* const* EventOut(const cl_event* event) { return reinterpret_cast<const void* const*>(event); }

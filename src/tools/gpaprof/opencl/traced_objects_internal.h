@@ -5,16 +5,7 @@
 #pragma once
 
 #include "tools/gpaprof/opencl/cl_headers.h"
-
-// Each of the three files #undefs it at its end.
-#define FINISH(returnText, ...)                \
-    do {                                       \
-        if (call.record()) {                   \
-            Args a;                            \
-            a __VA_ARGS__;                     \
-            call.Finish(returnText, a);        \
-        }                                      \
-    } while (0)
+#include "tools/gpaprof/opencl/finish_macro.h"
 
 namespace gpaprof::ocl::object_entries {
 
