@@ -1,5 +1,6 @@
-// The fixture of the GPU tests of libGPUPerfAPICUDA.so (known_answers_test.cu, gpa_sessions_test.cu): opens a GPA
-// context on the primary CUDA context, closes it and frees the test's buffers after the test.
+// The fixture of the GPU tests of libGPUPerfAPICUDA.so (known_answers_test.cu, gpa_sessions_test.cu,
+// metric_names_test.cu): opens a GPA context on the primary CUDA context, closes it and frees the test's buffers
+// after the test.
 #pragma once
 
 #include <gtest/gtest.h>

@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "cuda_gpa_fixture.h"
 #include "gpu_test_support.h"
 #include "kernels.cuh"
 
@@ -14,43 +16,18 @@ namespace {
 
 ::testing::Environment* const gGpa = ::testing::AddGlobalTestEnvironment(new GpaEnvironment);
 
-class CudaMetricNames : public ::testing::Test {
+class CudaMetricNames : public CudaGpa {
 protected:
     void SetUp() override {
         if (!NoDeviceReason().empty()) return;
-        context_ = PrimaryContext();
-        ASSERT_NE(context_, nullptr);
         // GPA counters and hardware counters: GPA_EnableCounterStr takes both kinds of names in one session.
-        GPA_CHECK(GPA_OpenContext(context_, GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT));
-        opened_ = true;
-    }
-    void TearDown() override {
-        if (opened_) {
-            GPA_SelectContext(context_);
-            GPA_EndSample();
-            GPA_EndPass();
-            GPA_EndSession();
-            EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_OK) << OGPA_GetLastErrorMessage();
-        }
-        for (void* buffer : buffers_) cudaFree(buffer);
-    }
-    template <typename T>
-    T* Allocate(size_t count) {
-        void* buffer = nullptr;
-        EXPECT_EQ(cudaMalloc(&buffer, count * sizeof(T)), cudaSuccess);
-        EXPECT_EQ(cudaMemset(buffer, 0x3c, count * sizeof(T)), cudaSuccess);
-        buffers_.push_back(buffer);
-        return static_cast<T*>(buffer);
+        Open(GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT);
     }
     static int Attribute(cudaDeviceAttr attribute) {
         int value = 0;
         cudaDeviceGetAttribute(&value, attribute, 0);
         return value;
     }
-
-    CUcontext context_ = nullptr;
-    bool opened_ = false;
-    std::vector<void*> buffers_;
 };
 
 TEST_F(CudaMetricNames, NcuNamesAreAddedAsCountersWithCuptisDescription) {
