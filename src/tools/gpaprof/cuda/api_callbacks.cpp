@@ -122,10 +122,13 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* callback = static_cast<const CUpti_CallbackData*>(data);
-    if (memory_ && domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
         int result = 0;
         if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);
-        TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS);
+        if (const int change = GraphCaptureChange(cbid, result == CUDA_SUCCESS)) {
+            capturesInProgress_.fetch_add(change, std::memory_order_relaxed);
+        }
+        if (memory_) TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS);
     }
     const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
     if (callback->callbackSite == CUPTI_API_ENTER) {
@@ -179,8 +182,16 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     if (trace_ && enqueues && !driverLaunch && !runtimeLaunch) {
         if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
             Internal internal;
-            RegisterEnqueue(owner, data->correlationId, StreamArgument(domain, cbid, data->functionParams), data->context, 0);
+            const std::optional<uint64_t> stream = StreamArgument(domain, cbid, data->functionParams);
+            if (!stream || !IntoCapture(reinterpret_cast<CUstream>(*stream))) {
+                RegisterEnqueue(owner, data->correlationId, stream, data->context, 0);
+            }
         }
+    }
+    if (open.traced && open.apiClass == CudaApiClass::GraphLaunch && (counters_ || occupancy_) &&
+        unprofiledGraphLaunches_.fetch_add(1, std::memory_order_relaxed) == 0) {
+        agent_->Note("the application launches CUDA graphs: gpaprof does not profile the kernels of a graph (no .csv "
+                     "or .occupancy rows; with -t they are in the .atp), only kernels launched one by one");
     }
     if (driverLaunch) {
         Internal internal;
@@ -324,6 +335,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     const uint64_t* block = launch->block;
     const uint64_t dynamicShared = launch->dynamicSharedBytes;
     const CUstream stream = launch->stream;
+    if (IntoCapture(stream)) return;  // a node of a graph being captured: no dispatch yet
     // The order numbers the .csv and .occupancy rows: a trace alone has none, and skips the shared counter.
     const uint64_t executionOrder = counters_ || occupancy_ ? agent_->NextExecutionOrder() : 0;
     if (trace_) {
@@ -430,6 +442,14 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
     t_profilingLaunch = false;
     call->dispatch->counterLock.unlock();
+}
+
+bool CudaPart::IntoCapture(CUstream stream) {
+    if (capturesInProgress_.load(std::memory_order_relaxed) <= 0 || !api_->cuStreamIsCapturing) return false;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    const CUresult result = api_->cuStreamIsCapturing(stream, &status);
+    // The legacy default stream while another stream captures in global mode: the launch fails, and runs nothing.
+    return result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT || (result == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE);
 }
 
 bool CudaPart::WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const {

@@ -161,6 +161,13 @@ private:
     void OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
     // Whether a driver call may write device memory while a replay restores it.
     bool WritesDeviceMemory(uint32_t driverCbid, CudaApiClass apiClass) const;
+    // Whether a command enqueued on `stream` goes into a graph being captured instead of running: it is no
+    // dispatch (nothing to profile, no activity record to wait for); its kernels run, and are traced, when the
+    // graph is launched. Asks the driver only while some capture is in progress.
+    bool IntoCapture(CUstream stream);
+    std::atomic<int> capturesInProgress_{0};
+    // -p, -O: graph launches, whose kernels have no rows (gpaprof profiles kernels at their launch calls).
+    std::atomic<uint64_t> unprofiledGraphLaunches_{0};
 
     bool Excluded(const CudaApiInfo& info);
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack

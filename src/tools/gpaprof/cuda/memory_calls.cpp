@@ -76,11 +76,10 @@ bool IsMemoryCall(uint32_t cbid) {
 
 void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CUcontext context, bool succeeded) {
     if (!params) return;
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
-        map->CaptureEnded();  // an invalidated capture ends with an error, but it ends
-        return;
-    }
-    if (!succeeded) return;
+    const int capture = GraphCaptureChange(cbid, succeeded);
+    if (capture < 0) map->CaptureEnded();
+    if (capture > 0) map->CaptureBegan();
+    if (capture != 0 || !succeeded) return;
     switch (cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
             const auto& p = As<cuMemAlloc_v2_params>(params);
@@ -222,16 +221,25 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
         case CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess:
             map->PeerAccessDisabled(context);
             break;
+        default:
+            break;
+    }
+}
+
+int GraphCaptureChange(uint32_t cbid, bool succeeded) {
+    switch (cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
-            map->CaptureBegan();
-            break;
+            return succeeded ? 1 : 0;
+        case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+        case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+            return -1;
         default:
-            break;
+            return 0;
     }
 }
 

@@ -19,4 +19,8 @@ bool IsMemoryCall(uint32_t driverCbid);
 // Only successful calls change the map, except the end of a graph capture (which ends it either way).
 void TrackMemoryCall(DeviceMemoryMap* map, uint32_t driverCbid, const void* params, CUcontext context, bool succeeded);
 
+// How a finished driver call changes the number of stream captures in progress: +1 for a capture begun, -1 for
+// one ended (successfully or not: an invalidated capture ends too), 0 for any other call.
+int GraphCaptureChange(uint32_t driverCbid, bool succeeded);
+
 }  // namespace gpaprof::cuda

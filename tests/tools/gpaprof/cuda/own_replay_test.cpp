@@ -141,6 +141,33 @@ TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
 }
 
+// Begun captures count once they succeed; an end counts whatever it returns (an invalidated capture ends too).
+TEST(MemoryCalls, GraphCapturesBeginWhenTheySucceedAndEndEitherWay) {
+    for (const uint32_t begin : {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+                                 CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph}) {
+        EXPECT_EQ(GraphCaptureChange(begin, true), 1);
+        EXPECT_EQ(GraphCaptureChange(begin, false), 0);
+        EXPECT_TRUE(IsMemoryCall(begin));
+    }
+    for (const uint32_t end : {CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz}) {
+        EXPECT_EQ(GraphCaptureChange(end, true), -1);
+        EXPECT_EQ(GraphCaptureChange(end, false), -1);
+        EXPECT_TRUE(IsMemoryCall(end));
+    }
+    EXPECT_EQ(GraphCaptureChange(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, true), 0);
+    EXPECT_EQ(GraphCaptureChange(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, true), 0);
+
+    DeviceMemoryMap map;
+    cuStreamBeginCapture_v2_params begin{nullptr, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, &begin, Context(1), false);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty()) << "a capture that did not begin";
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, &begin, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("capture"), std::string::npos);
+    cuStreamEndCapture_params end{nullptr, nullptr};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture, &end, Context(1), false);
+    EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty()) << "an invalidated capture ends";
+}
+
 // Answers every pending lookup from a table of (module, name) -> address; other names are not found.
 void Answer(DeviceMemoryMap* map, CUcontext context, const std::map<std::pair<CUmodule, std::string>, MemoryRegion>& table) {
     for (int round = 0; round < 16; ++round) {
