@@ -28,6 +28,7 @@ using Timed = gpa::cuda::AddElapsed;  // adds the time a scope took to a statist
 
 struct CounterCollector::ContextState {
     CUcontext context = nullptr;
+    CUdevice device = 0;
     std::unique_ptr<gpa::cuda::RangeProfiler> profiler;
     CounterSetup* chip = nullptr;
     bool failed = false;
@@ -177,6 +178,8 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
             return result;
         }
     }
+    result->device = device;
+    FlushOthersOnDevice(result);  // making the profiler below releases the device's other profilers
     std::string chip;
     if (gpa::Outcome o = gpa::cuda::CheckProfilingSupported(*cupti, device); !o.ok()) {
         NoteOnce("CUDA counters are unavailable on device " + std::to_string(device) + ": " + o.reason());
@@ -675,6 +678,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
 bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch) {
     ContextState* state = StateFor(context);
     if (state->failed) return false;
+    FlushOthersOnDevice(state);
     if (method_ == ReplayMethod::Cupti) return StartBatch(state, CUPTI_KernelReplay);
     if (state->chip->plan.groups[0].passes <= 1) {
         // Nothing to replay; measured from a clean L2 as every replayed pass is (l2_flush.h).
@@ -789,6 +793,14 @@ void CounterCollector::FlushAll() {
     }
 }
 
+void CounterCollector::FlushOthersOnDevice(const ContextState* state) {
+    for (auto& [context, other] : contexts_) {
+        if (other.get() != state && !other->failed && other->device == state->device && other->configured) {
+            FlushLocked(other.get());
+        }
+    }
+}
+
 void CounterCollector::FlushAllForCrash() {
     crashing_ = true;
     FlushAll();
@@ -808,7 +820,15 @@ void CounterCollector::ForgetContext(CUcontext context) {
 }
 
 void CounterCollector::FlushLocked(ContextState* state) {
-    if (!state || !state->configured) return;
+    if (!state) return;
+    if (!state->configured) {
+        // Rows left by a configuration that is gone (its profiler did not start again): NA, never dropped.
+        for (PendingRange& range : state->pending) {
+            if (range.row) WriteRow(std::move(*range.row), state->chip, nullptr);
+        }
+        state->pending.clear();
+        return;
+    }
     std::vector<PendingRange> rows = std::move(state->pending);
     state->pending.clear();
     PopRange(state);

@@ -147,6 +147,9 @@ private:
     // Ends the CUPTI cycle of a dispatch that went wrong with empty passes, so that the profiler stays usable.
     void FinishCycle(ContextState* state, uint32_t passesDone);
     void FlushLocked(ContextState* state);
+    // The batches of the other contexts of `state`'s device: one range profiler serves a device at a time
+    // (RangeProfiler releases the others, dropping what they hold), so they are decoded before it moves.
+    void FlushOthersOnDevice(const ContextState* state);
     void WriteRow(DispatchRow row, const CounterSetup* chip, const std::map<std::string, double>* values);
     void NoteOnce(const std::string& message);
 

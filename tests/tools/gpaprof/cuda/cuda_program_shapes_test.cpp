@@ -1,5 +1,6 @@
 // gpaprof on programs of shapes the other tests do not have: CUDA graphs (cuda_apps/cuda_graphs.cu: a graph
-// captured from a stream and one built node by node, launched between ordinary launches, from two threads). A launch into a
+// captured from a stream and one built node by node, launched between ordinary launches, from two threads) and
+// programs that change contexts or mix other work with launches (cuda_apps/context_shapes.cu). A launch into a
 // stream being captured runs nothing: under -p it must not be profiled (profiling it broke the application's
 // capture, 2026-11-27) and under -t it must not wait for an activity record. Every kernel a graph runs is in the
 // trace; the .csv and .occupancy have the ordinary launches, and gpaprof says that graph kernels have no rows.
@@ -18,6 +19,7 @@ namespace {
 constexpr int kThreads = 2, kReplays = 10;
 constexpr size_t kGraphKernels = 6 * kThreads * kReplays;
 constexpr size_t kOrdinaryLaunches = kThreads * kReplays;
+constexpr uint64_t kN = 1 << 14;  // context_shapes.cu's threads per launch
 
 struct GraphMode {
     std::string name;
@@ -85,6 +87,64 @@ TEST_F(GpaprofCuda, GraphKernelsAreTracedAndCapturedLaunchesAreNoDispatches) {
         }
         std::printf("FIGURE cuda_graphs mode=%s exit=%d graph_kernel_lines=%zu ordinary_kernel_lines=%zu timed=%zu\n",
                     mode.name.c_str(), run.exitCode, graphLines, ordinaryLines, timed);
+    }
+}
+
+// Two contexts of one device in turn, a device reset in the middle of the run, host functions and events between
+// launches, cooperative launches: every launch has its row and its kernel line, the results are the program's.
+TEST_F(GpaprofCuda, EveryDispatchOfProgramsThatChangeContextsOrMixOtherWork) {
+    const std::vector<GraphMode> modes = {
+        {"trace", {"-t"}, {}},
+        {"passes", {"-p", "--counters", kMultiPassCounters}, {}},
+        {"passes_cupti", {"-p", "--counters", kMultiPassCounters}, {{"GPAPROF_CUDA_REPLAY", "cupti"}}},
+        {"all", {"-t", "-p", "-O"}, {}},
+    };
+    for (const std::string way : {"contexts", "reset", "host-func", "cooperative"}) {
+        for (const GraphMode& mode : modes) {
+            const std::string name = way + "_" + mode.name;
+            SCOPED_TRACE(name);
+            std::vector<std::string> options = mode.options;
+            options.insert(options.end(), {"-o", name});
+            std::map<std::string, std::string> environment = mode.environment;
+            environment["GPAPROF_CRASH_BACKTRACE"] = "1";
+            const Outcome run = Profile(options, {App("context_shapes"), "--way", way, "--launches", "10"}, environment);
+            if (run.exitCode == 77) {
+                std::printf("SKIPPED %s: %s", name.c_str(), run.out.c_str());
+                continue;
+            }
+            EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
+            EXPECT_NE(run.out.find("results correct"), std::string::npos) << run.out;
+            if (way == "contexts" && mode.name == "passes_cupti") {
+                // Open defect (docs/gpaprof.md, "Limitations"): under CUPTI's kernel replay, once the second context
+                // profiled a launch, the thread's later calls were neither traced nor profiled (2 rows of 20).
+                std::printf("KNOWN DEFECT %s: rows not checked (docs/gpaprof.md)\n", name.c_str());
+                continue;
+            }
+            const size_t launches = way == "contexts" || way == "reset" ? 20 : 10;
+            size_t kernelLines = 0, rows = 0, measured = 0;
+            if (mode.options[0] == "-t") {
+                const AtpFile atp = ReadAtp(name + ".atp");
+                const ApiTracePart* cuda = CudaPart(atp);
+                ASSERT_NE(cuda, nullptr) << run.err;
+                kernelLines = cuda->kernelTimestamps.size();
+                EXPECT_EQ(kernelLines, launches) << run.err;
+                EXPECT_EQ(run.err.find("had no activity record"), std::string::npos) << run.err;
+            }
+            if (mode.name != "trace") {
+                const CsvFile csv = ReadCsv(name + ".csv");
+                rows = csv.rows.size();
+                EXPECT_EQ(rows, launches) << run.err;
+                for (const DispatchRow& row : csv.rows) {
+                    const CounterValue* warps = Counter(row, "smsp__warps_launched.sum");
+                    measured += warps && warps->kind != CounterValue::Kind::NotAvailable && warps->integer == kN / 32;
+                }
+                if (mode.name != "all") {  // the default set has no smsp__warps_launched.sum
+                    EXPECT_EQ(measured, launches) << "every row has its counters\n" << run.err;
+                }
+            }
+            std::printf("FIGURE context_shapes way=%s mode=%s exit=%d kernel_lines=%zu rows=%zu measured=%zu\n",
+                        way.c_str(), mode.name.c_str(), run.exitCode, kernelLines, rows, measured);
+        }
     }
 }
 
