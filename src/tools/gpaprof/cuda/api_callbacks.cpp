@@ -219,10 +219,12 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
 
 void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::ExitNested);
-    // The matching entry is the innermost open call of this function.
+    // The matching entry: the open call of this function with this call's correlation id. Not merely the innermost
+    // of the function: an entry CUPTI never ends would take the exit of the call around it, which then stayed open
+    // and made every later call of the thread nested.
     std::vector<OpenCall>& calls = OpenCalls();
     auto it = calls.rbegin();
-    while (it != calls.rend() && !(it->domain == domain && it->cbid == cbid)) ++it;
+    while (it != calls.rend() && !(it->correlationId == data->correlationId && it->domain == domain && it->cbid == cbid)) ++it;
     if (it == calls.rend()) return;  // entered before gpaprof subscribed
     const uint64_t end = it->record ? Agent::Now() : 0;  // only a recorded call has an end to write
     OpenCall call = std::move(*it);
