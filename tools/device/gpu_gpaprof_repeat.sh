@@ -7,7 +7,8 @@
 # ended badly). Exit status 0 when every run of every mode passed.
 #
 # Usage: tools/device/gpu_gpaprof_repeat.sh [build-dir]
-#   RUNS (20), MODEL (resnet18 | convnet), STEPS (3), MODES ("t p tpO"), PARALLEL_TRACE (4: -t runs at once;
+#   RUNS (20), MODEL (resnet18 | convnet), STEPS (3), GRAPH (1: the step captured into a CUDA graph and
+#   replayed STEPS times), MODES ("t p tpO"), PARALLEL_TRACE (4: -t runs at once;
 #   counter runs go one at a time, the GPU's profiler serves one process), OUT (./gpu-repeat-out)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,6 +17,7 @@ OUT=${OUT:-$PWD/gpu-repeat-out}
 RUNS=${RUNS:-20}
 MODEL=${MODEL:-resnet18}
 STEPS=${STEPS:-3}
+GRAPH=${GRAPH:-0}
 MODES=${MODES:-t p tpO}
 PARALLEL_TRACE=${PARALLEL_TRACE:-4}
 mkdir -p "$OUT"
@@ -23,6 +25,7 @@ table=$OUT/repeat.txt
 : > "$table"
 gpaprof=$PWD/$build/bin/gpaprof
 app=(python3 "$PWD/tests/tools/gpaprof/cuda_apps/torch_training_loop.py" --model "$MODEL" --steps "$STEPS")
+[ "$GRAPH" = 1 ] && app+=(--graph)
 work=$(mktemp -d /tmp/gpaprof-repeat-XXXXXX)
 
 options_of() {

@@ -1,9 +1,11 @@
 """A PyTorch training loop for gpaprof's repeated-run test (tools/device/gpu_gpaprof_repeat.sh): torchvision's
 ResNet-18 (random weights, random data), a few SGD steps, then it prints the loss and returns from the script
-without synchronising or freeing anything, as training scripts do.
+without synchronising or freeing anything, as training scripts do. With --graph the step is captured into a
+CUDA graph (PyTorch's whole-network capture: 3 warm-up steps on a side stream, one captured step) and the graph
+is replayed N times, as programs that cut launch overhead do.
 
-    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B]
-    prints: torch_training_loop model=M steps=N batch=B loss=L
+    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph]
+    prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph)
 """
 import argparse
 
@@ -22,6 +24,7 @@ def main():
     parser.add_argument("--model", default="resnet18", choices=["resnet18", "convnet"])
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--graph", action="store_true")
     args = parser.parse_args()
     torch.manual_seed(0)
     if args.model == "resnet18":
@@ -34,14 +37,35 @@ def main():
     loss_fn = torch.nn.CrossEntropyLoss()
     images = torch.randn(args.batch, 3, 224, 224, device="cuda")
     labels = torch.randint(0, 1000, (args.batch,), device="cuda")
-    loss = None
-    for _ in range(args.steps):
-        optimizer.zero_grad()
-        loss = loss_fn(model(images), labels)
-        loss.backward()
+    def step():
+        optimizer.zero_grad(set_to_none=True)
+        step_loss = loss_fn(model(images), labels)
+        step_loss.backward()
         optimizer.step()
-    print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch} loss={loss.item():.4f}",
-          flush=True)
+        return step_loss
+
+    loss = None
+    if args.graph:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                step()
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        optimizer.zero_grad(set_to_none=True)
+        with torch.cuda.graph(graph):
+            loss = loss_fn(model(images), labels)
+            loss.backward()
+            optimizer.step()
+        for _ in range(args.steps):
+            graph.replay()
+    else:
+        for _ in range(args.steps):
+            loss = step()
+    graph_field = " graph=1" if args.graph else ""
+    print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch}{graph_field} "
+          f"loss={loss.item():.4f}", flush=True)
 
 
 if __name__ == "__main__":
