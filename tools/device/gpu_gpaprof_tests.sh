@@ -62,7 +62,7 @@ fi
 
 if [[ " $steps " == *" tests "* ]]; then
   step "$log" host_tests 60 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_host_tests"
-  step "$log" gpu_end_to_end 300 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests"
+  step "$log" gpu_end_to_end 450 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests"
   # One profiled run kept for the documentation: every mode at once.
   samples=$PWD/$build/gpaprof-samples
   rm -rf "$samples"; mkdir -p "$samples"
