@@ -42,6 +42,13 @@ inline int IntArgument(int argc, char** argv, const char* name, int fallback) {
     return fallback;
 }
 
+inline const char* StringArgument(int argc, char** argv, const char* name, const char* fallback) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+    }
+    return fallback;
+}
+
 inline bool HasArgument(int argc, char** argv, const char* name) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], name) == 0) return true;

@@ -35,13 +35,6 @@ __global__ void bump(int* data, int n) {
 
 namespace {
 
-const char* StringArgument(int argc, char** argv, const char* name, const char* fallback) {
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
-    }
-    return fallback;
-}
-
 // The number of values of a device buffer that are not `expected`.
 int Wrong(const int* device, int expected) {
     static int host[kN];

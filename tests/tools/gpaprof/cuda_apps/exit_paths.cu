@@ -32,13 +32,6 @@ namespace {
 
 int* g_counter = nullptr;
 
-const char* StringArgument(int argc, char** argv, const char* name, const char* fallback) {
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
-    }
-    return fallback;
-}
-
 void Launch(int count) {
     for (int l = 0; l < count; ++l) {
         add_one<<<2, 64>>>(g_counter);
