@@ -180,6 +180,16 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     }
     result->device = device;
     FlushOthersOnDevice(result);  // making the profiler below releases the device's other profilers
+    if (method_ == ReplayMethod::Cupti) {
+        for (const auto& [known, other] : contexts_) {
+            if (other.get() != result && other->device == device) {
+                NoteOnce("a second context of device " + std::to_string(device) + " launches kernels: with "
+                         "GPAPROF_CUDA_REPLAY=cupti such programs lose rows (an open defect, docs/gpaprof.md); gpaprof's "
+                         "own replay (the default) profiles them");
+                break;
+            }
+        }
+    }
     std::string chip;
     if (gpa::Outcome o = gpa::cuda::CheckProfilingSupported(*cupti, device); !o.ok()) {
         NoteOnce("CUDA counters are unavailable on device " + std::to_string(device) + ": " + o.reason());
