@@ -5,6 +5,7 @@
 #include <cupti_runtime_cbid.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -122,6 +123,15 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* callback = static_cast<const CUpti_CallbackData*>(data);
+    if (debugCallbacks_) {
+        // Where a thread's calls stop being traced, this shows which entry had no exit.
+        std::fprintf(stderr, "gpaprof callback: thread %llu %s %s %s correlation %u context %p, %zu call(s) open\n",
+                     static_cast<unsigned long long>(Agent::ThreadId()),
+                     domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver",
+                     callback->callbackSite == CUPTI_API_ENTER ? "enter" : "exit",
+                     callback->functionName ? callback->functionName : "?", callback->correlationId,
+                     static_cast<void*>(callback->context), OpenCalls().size());
+    }
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
         int result = 0;
         if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);

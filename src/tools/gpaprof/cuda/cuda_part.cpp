@@ -63,7 +63,10 @@ bool CudaPart::Initialize(std::string* problem) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
-    if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) debugRecords_ = std::strstr(debug, "records") != nullptr;
+    if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) {
+        debugRecords_ = std::strstr(debug, "records") != nullptr;
+        debugCallbacks_ = std::strstr(debug, "callbacks") != nullptr;
+    }
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     rawParamsSizes_.fill(-1);

@@ -229,6 +229,7 @@ private:
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
+    bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
     JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner
     std::unique_ptr<CounterCollector> collector_;
