@@ -20,6 +20,7 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/agent/late_thread_local.h"
 #include "tools/gpaprof/cuda/arg_format.h"
+#include "tools/gpaprof/cuda/context_calls.h"
 #include "tools/gpaprof/cuda/cuda_part.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
 #include "tools/gpaprof/cuda/raw_call_line.h"
@@ -211,6 +212,12 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         Internal internal;
         auto lock = collector_->Lock();
         collector_->Flush(data->context);
+    } else if (collector_ && domain == CudaDomain::Driver && SwitchesContext(cbid, data->functionParams, data->context) &&
+               !t_profilingLaunch && !ThreadHoldsGate()) {
+        // (Not while this thread holds the gate: a replay holds the collector's lock while it waits for the gate.)
+        Internal internal;
+        auto lock = collector_->Lock();
+        collector_->BeforeContextSwitch();
     } else if (replayer_ && domain == CudaDomain::Driver && FreesReplayedMemory(cbid)) {
         // A batch of replayed dispatches puts memory back when it ends: before that memory goes away.
         Internal internal;

@@ -180,16 +180,6 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     }
     result->device = device;
     FlushOthersOnDevice(result);  // making the profiler below releases the device's other profilers
-    if (method_ == ReplayMethod::Cupti) {
-        for (const auto& [known, other] : contexts_) {
-            if (other.get() != result && other->device == device) {
-                NoteOnce("a second context of device " + std::to_string(device) + " launches kernels: with "
-                         "GPAPROF_CUDA_REPLAY=cupti such programs lose rows (an open defect, docs/gpaprof.md); gpaprof's "
-                         "own replay (the default) profiles them");
-                break;
-            }
-        }
-    }
     std::string chip;
     if (gpa::Outcome o = gpa::cuda::CheckProfilingSupported(*cupti, device); !o.ok()) {
         NoteOnce("CUDA counters are unavailable on device " + std::to_string(device) + ": " + o.reason());
@@ -827,6 +817,12 @@ void CounterCollector::ForgetContext(CUcontext context) {
     if (found == contexts_.end()) return;
     FlushLocked(found->second.get());
     contexts_.erase(found);  // the range profiler is disabled while the context still exists
+}
+
+void CounterCollector::BeforeContextSwitch() {
+    for (auto& [context, state] : contexts_) {
+        if (!state->failed && state->configured && state->replay == CUPTI_KernelReplay) FlushLocked(state.get());
+    }
 }
 
 void CounterCollector::FlushLocked(ContextState* state) {

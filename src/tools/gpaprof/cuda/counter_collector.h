@@ -82,6 +82,11 @@ public:
     void FlushDeferred();
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
+    // Before a driver call that makes another context current on the calling thread (context_calls.h):
+    // batches of CUPTI's kernel replay end here. One left started while its thread went to another context
+    // made CUPTI stop calling back on that thread (its later launches neither traced nor profiled,
+    // docs/gpaprof.md).
+    void BeforeContextSwitch();
     // The process is ending (call FlushAll after): from now on each dispatch is collected and written inside
     // its launch call, since nothing may come later to write a batch.
     void EnterExitMode() {
