@@ -90,8 +90,8 @@ TEST_F(GpaprofCuda, GraphKernelsAreTracedAndCapturedLaunchesAreNoDispatches) {
     }
 }
 
-// Two contexts of one device in turn, a device reset in the middle of the run, host functions and events between
-// launches, cooperative launches: every launch has its row and its kernel line, the results are the program's.
+// Two contexts of one device in turn (on one thread, and one context per thread), a device reset in the middle of
+// the run, host functions and events between launches, cooperative launches: every launch has its row and its kernel line, the results are the program's.
 TEST_F(GpaprofCuda, EveryDispatchOfProgramsThatChangeContextsOrMixOtherWork) {
     const std::vector<GraphMode> modes = {
         {"trace", {"-t"}, {}},
@@ -100,7 +100,7 @@ TEST_F(GpaprofCuda, EveryDispatchOfProgramsThatChangeContextsOrMixOtherWork) {
         {"traced_passes_cupti", {"-t", "-p", "--counters", kMultiPassCounters}, {{"GPAPROF_CUDA_REPLAY", "cupti"}}},
         {"all", {"-t", "-p", "-O"}, {}},
     };
-    for (const std::string way : {"contexts", "reset", "host-func", "cooperative"}) {
+    for (const std::string way : {"contexts", "reset", "host-func", "cooperative", "thread-contexts"}) {
         for (const GraphMode& mode : modes) {
             const std::string name = way + "_" + mode.name;
             SCOPED_TRACE(name);
@@ -115,7 +115,7 @@ TEST_F(GpaprofCuda, EveryDispatchOfProgramsThatChangeContextsOrMixOtherWork) {
             }
             EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
             EXPECT_NE(run.out.find("results correct"), std::string::npos) << run.out;
-            const size_t launches = way == "contexts" || way == "reset" ? 20 : 10;
+            const size_t launches = way == "contexts" || way == "reset" || way == "thread-contexts" ? 20 : 10;
             size_t kernelLines = 0, rows = 0, measured = 0;
             if (mode.options[0] == "-t") {
                 const AtpFile atp = ReadAtp(name + ".atp");

@@ -7,12 +7,15 @@
 //     reset        N launches, cudaDeviceReset() in the middle of the run, then N launches in the new context
 //     host-func    N launches, each followed by a host function (cudaLaunchHostFunc) and an event record
 //     cooperative  N cooperative launches (cudaLaunchCooperativeKernel)
+//     thread-contexts  two threads, each with a context of its own on device 0 (cuCtxCreate), N launches each, the
+//                  threads taking turns launch by launch (2 N launches)
 // Checks every result and prints "context_shapes: <way> <launches> launches, results correct".
 #include <cuda.h>
 
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "app_common.cuh"
 
@@ -140,6 +143,39 @@ int Cooperative(int launches) {
     return wrong;
 }
 
+// One thread of ThreadContexts: its own context, `launches` launches, each when `turn` says it is this thread's.
+int ContextThread(int index, int launches, std::atomic<int>* turn) {
+    CUdevice device = 0;
+    CHECK_DRIVER(cuDeviceGet(&device, 0));
+    CUcontext own = nullptr;
+#if CUDA_VERSION >= 13000
+    CHECK_DRIVER(cuCtxCreate(&own, nullptr, 0, device));
+#else
+    CHECK_DRIVER(cuCtxCreate(&own, 0, device));
+#endif
+    int* data = NewZeroed();
+    for (int l = 0; l < launches; ++l) {
+        while (turn->load() % 2 != index) std::this_thread::yield();
+        Bump(data, 1);
+        turn->fetch_add(1);
+    }
+    const int wrong = Wrong(data, launches);
+    CHECK(cudaFree(data));
+    CHECK_DRIVER(cuCtxDestroy(own));
+    return wrong;
+}
+
+int ThreadContexts(int launches) {
+    CHECK_DRIVER(cuInit(0));
+    std::atomic<int> turn{0};
+    int wrong[2] = {0, 0};
+    std::thread first([&] { wrong[0] = ContextThread(0, launches, &turn); });
+    std::thread second([&] { wrong[1] = ContextThread(1, launches, &turn); });
+    first.join();
+    second.join();
+    return wrong[0] + wrong[1];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -157,6 +193,9 @@ int main(int argc, char** argv) {
         wrong = HostFunctions(launches);
     } else if (way == "cooperative") {
         wrong = Cooperative(launches);
+    } else if (way == "thread-contexts") {
+        wrong = ThreadContexts(launches);
+        total = 2 * launches;
     } else {
         std::fprintf(stderr, "context_shapes: unknown way %s\n", way.c_str());
         return 2;
