@@ -8,7 +8,8 @@
 #
 # Usage: tools/device/gpu_gpaprof_repeat.sh [build-dir]
 #   RUNS (20), MODEL (resnet18 | convnet), STEPS (3), GRAPH (1: the step captured into a CUDA graph and
-#   replayed STEPS times), MODES ("t p tpO"), PARALLEL_TRACE (4: -t runs at once;
+#   replayed STEPS times), WORKERS (W > 0: batches from a DataLoader of W forked worker processes, pinned by a
+#   thread), MODES ("t p tpO"), PARALLEL_TRACE (4: -t runs at once;
 #   counter runs go one at a time, the GPU's profiler serves one process), OUT (./gpu-repeat-out)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +19,7 @@ RUNS=${RUNS:-20}
 MODEL=${MODEL:-resnet18}
 STEPS=${STEPS:-3}
 GRAPH=${GRAPH:-0}
+WORKERS=${WORKERS:-0}
 MODES=${MODES:-t p tpO}
 PARALLEL_TRACE=${PARALLEL_TRACE:-4}
 mkdir -p "$OUT"
@@ -26,6 +28,7 @@ table=$OUT/repeat.txt
 gpaprof=$PWD/$build/bin/gpaprof
 app=(python3 "$PWD/tests/tools/gpaprof/cuda_apps/torch_training_loop.py" --model "$MODEL" --steps "$STEPS")
 [ "$GRAPH" = 1 ] && app+=(--graph)
+[ "$WORKERS" -gt 0 ] && app+=(--workers "$WORKERS")
 work=$(mktemp -d /tmp/gpaprof-repeat-XXXXXX)
 
 options_of() {
@@ -53,8 +56,11 @@ one_run() {  # one_run MODE N: runs gpaprof once, prints its line
     abnormal=yes
     [ "$(ls "$OUT"/abnormal_* 2>/dev/null | wc -l)" -lt 6 ] && cp "$dir/log" "$OUT/abnormal_${mode}_$n.log"
   fi
-  printf '%-4s run=%-3s rc=%-3s calls=%-7s kernels=%-6s rows=%-6s abnormal=%s %ss\n' "$mode" "$n" "$rc" "${calls:--}" \
-    "${kernels:--}" "${rows:--}" "$abnormal" "$((SECONDS - start))"
+  # Files written: the run's own (run.*), and none for processes that made no CUDA call (forked data workers).
+  local files
+  files=$(find "$dir" -maxdepth 1 -type f ! -name log | wc -l)
+  printf '%-4s run=%-3s rc=%-3s calls=%-7s kernels=%-6s rows=%-6s files=%-2s abnormal=%s %ss\n' "$mode" "$n" "$rc" "${calls:--}" \
+    "${kernels:--}" "${rows:--}" "$files" "$abnormal" "$((SECONDS - start))"
   rm -rf "$dir"
 }
 
@@ -86,8 +92,8 @@ for mode in $MODES; do
   wait
   sort -V "$lines" >> "$table"
   bad=$(grep -c 'abnormal=yes' "$lines")
-  distinct=$(grep -o 'calls=[^ ]* *kernels=[^ ]* *rows=[^ ]*' "$lines" | tr -s ' ' | sort -u | wc -l)
-  summary="mode $mode: $RUNS runs, $bad abnormal, $distinct distinct (calls, kernel lines, rows)"
+  distinct=$(grep -o 'calls=[^ ]* *kernels=[^ ]* *rows=[^ ]* *files=[^ ]*' "$lines" | tr -s ' ' | sort -u | wc -l)
+  summary="mode $mode: $RUNS runs, $bad abnormal, $distinct distinct (calls, kernel lines, rows, files)"
   echo "$summary" | tee -a "$table"
   [ "$bad" -eq 0 ] && [ "$distinct" -eq 1 ] || status=1
 done

@@ -2,10 +2,13 @@
 ResNet-18 (random weights, random data), a few SGD steps, then it prints the loss and returns from the script
 without synchronising or freeing anything, as training scripts do. With --graph the step is captured into a
 CUDA graph (PyTorch's whole-network capture: 3 warm-up steps on a side stream, one captured step) and the graph
-is replayed N times, as programs that cut launch overhead do.
+is replayed N times, as programs that cut launch overhead do. With --workers W the batches come from a DataLoader
+with W worker processes (forked from the process that already uses CUDA; they use none) into pinned memory (a
+thread of the main process pins them), copied to the GPU without waiting, as training scripts load their data.
 
-    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph]
-    prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph)
+    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph] [--workers W]
+    prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph, workers=W with
+    --workers)
 """
 import argparse
 
@@ -25,6 +28,7 @@ def main():
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--graph", action="store_true")
+    parser.add_argument("--workers", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(0)
     if args.model == "resnet18":
@@ -60,10 +64,19 @@ def main():
             optimizer.step()
         for _ in range(args.steps):
             graph.replay()
+    elif args.workers:
+        data = torch.utils.data.TensorDataset(torch.randn(args.steps * args.batch, 3, 224, 224),
+                                              torch.randint(0, 1000, (args.steps * args.batch,)))
+        loader = torch.utils.data.DataLoader(data, batch_size=args.batch, num_workers=args.workers, pin_memory=True)
+        for batch_images, batch_labels in loader:
+            images.copy_(batch_images.cuda(non_blocking=True))
+            labels.copy_(batch_labels.cuda(non_blocking=True))
+            loss = step()
     else:
         for _ in range(args.steps):
             loss = step()
     graph_field = " graph=1" if args.graph else ""
+    graph_field += f" workers={args.workers}" if args.workers else ""
     print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch}{graph_field} "
           f"loss={loss.item():.4f}", flush=True)
 
