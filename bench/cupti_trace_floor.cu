@@ -15,6 +15,11 @@
 //     tscb        activity timestamps from a callback on CLOCK_MONOTONIC (gpaprof -t registers one)
 //     flush       a 100 ms periodic flush of the activity buffers (gpaprof -t sets one)
 //     gpaprof     all that gpaprof -t sets up: conc,copies,tscb,flush,rt,drv,res4
+//     extcorr     an external correlation id pushed and popped around each launch, with its activity records (what
+//                 a tracer that interposes the launch functions instead of taking CUPTI's callbacks would need to
+//                 join its calls to CUPTI's kernel records)
+//     record      a minimal record of each of the loop's two calls, as such a tracer would keep: two CLOCK_MONOTONIC
+//                 reads and 64 bytes appended to a buffer of this thread
 //     zeroed, pinned, bigdev, shared   activity attributes: buffers handed over zeroed (CUPTI then does not
 //                 zero them on the launching thread), pinned host memory for the device-side records, 64 MiB
 //                 device buffers, one activity buffer for all threads instead of one per thread
@@ -29,6 +34,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "bench_kernels.cuh"
 
@@ -61,6 +67,8 @@ void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
 }
 
 bool g_zeroed = false;
+bool g_externalCorrelation = false;
+bool g_record = false;
 
 uint64_t CUPTIAPI MonotonicNs() {
     timespec now;
@@ -112,7 +120,10 @@ void SetUpCupti(std::string features) {
             CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
         }
         if (Has(features, "flush")) CUPTI_CHECK(cuptiActivityFlushPeriod(100));
+        g_externalCorrelation = Has(features, "extcorr");
+        if (g_externalCorrelation) CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
     }
+    g_record = Has(features, "record");
     const bool callbacks = Has(features, "rt") || Has(features, "drv") || Has(features, "rtlaunch") ||
                            Has(features, "drvlaunch") || Has(features, "res") || Has(features, "res4");
     if (!callbacks) return;
@@ -142,6 +153,26 @@ void SetUpCupti(std::string features) {
     }
 }
 
+// The record an interposing tracer would keep of one call: its times and a few words of arguments.
+struct CallRecord {
+    uint64_t start, end, what, arguments[5];
+};
+static_assert(sizeof(CallRecord) == 64);
+
+template <typename Call>
+void Recorded(std::vector<CallRecord>* records, uint64_t what, Call&& call) {
+    if (!g_record) {
+        call();
+        return;
+    }
+    CallRecord record{};
+    record.start = MonotonicNs();
+    call();
+    record.end = MonotonicNs();
+    record.what = what;
+    records->push_back(record);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -158,11 +189,20 @@ int main(int argc, char** argv) {
     buffers.Allocate(elements);
     for (int l = 0; l < 100; ++l) buffers.Launch(0);  // warm-up: module load, first-launch costs
     BENCH_CHECK(cudaDeviceSynchronize());
+    std::vector<CallRecord> records;
+    records.reserve(g_record ? 2 * static_cast<size_t>(launches) : 0);
     const unsigned long long callbacksBefore = g_callbacks.load();
     const double start = Seconds();
     for (int l = 0; l < launches; ++l) {
-        buffers.Launch(0);
-        BENCH_CHECK(cudaGetLastError());
+        if (g_externalCorrelation) {
+            CUPTI_CHECK(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, l + 1));
+        }
+        Recorded(&records, 1, [&] { buffers.Launch(0); });
+        if (g_externalCorrelation) {
+            uint64_t popped = 0;
+            CUPTI_CHECK(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &popped));
+        }
+        Recorded(&records, 2, [&] { BENCH_CHECK(cudaGetLastError()); });
     }
     BENCH_CHECK(cudaDeviceSynchronize());
     const double seconds = Seconds() - start;

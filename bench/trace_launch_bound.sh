@@ -11,7 +11,8 @@
 #   or more; PIN= runs unpinned), NSYS (path of nsys; found on the PATH or under /opt/nvidia otherwise),
 #   BASE_GPAPROF (a second gpaprof, e.g. of an earlier commit: a "gpaprof-base" row, for A/B comparisons in one
 #   run), GPAPROF_VARIANTS ("name:VAR=value,VAR=value ..." : a "gpaprof:name" row each, gpaprof -t with that
-#   environment), CONTENDERS (names of the rows to run, space-separated; default all).
+#   environment), FLOORS (more feature sets of bench/cupti_trace_floor, space-separated: a "floor:<set>" row each),
+#   CONTENDERS (names of the rows to run, space-separated; default all).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-50000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -37,6 +38,9 @@ contenders=(
   "gpaprof-empty|alone|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP"
   "gpaprof|alone|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP"
 )
+for floor in ${FLOORS:-}; do
+  contenders+=("floor:$floor|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti $floor")
+done
 for variant in ${GPAPROF_VARIANTS:-}; do
   contenders+=("gpaprof:${variant%%:*}|alone|env ${variant#*:} $GPAPROF -t --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
   contenders[-1]=${contenders[-1]//,/ }
