@@ -44,7 +44,7 @@ step() {  # step NAME COMMAND...: runs, logs, records the exit status
 # Warnings do not stop the run here (CI builds with -Werror); they are in build.log.
 targets="GPUPerfAPICUDA gpa-counters cuda_host_tests cuda_failure_mode_tests cuda_missing_cupti_tests
          gpa_counters_cli_tests gpu_cuda_known_answer_tests gpu_cuda_metric_name_tests gpu_cuda_kernel_replay_tests
-         gpu_cuda_range_profiler_tests
+         gpu_cuda_range_profiler_tests gpu_cuda_multi_device_tests
          gpa_example_cuda gpa_cpp_example_cuda gpa_vs_ncu_metrics gpa_compute_metrics gpaprof gpaprof_cuda_injection"
 if ! step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; then
   cp "$log" "$OUT/build.log"; tail -40 "$log"; exit 1
@@ -71,6 +71,8 @@ for test in $("$names" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print
 done
 step gpu_kernel_replay timeout 120 "$build/tests/gpu/cuda/gpu_cuda_kernel_replay_tests"
 step gpu_range_profiler timeout 120 "$build/tests/gpu/cuda/gpu_cuda_range_profiler_tests"
+# One GPA context per device, sessions interleaved (skips, saying so, on a machine of one GPU).
+step gpu_multi_device timeout 180 "$build/tests/gpu/cuda/gpu_cuda_multi_device_tests"
 step host_tests env OPENGPA_CUDA_FIXTURES_DIR="$fixtures" timeout 120 "$build/tests/backends/cuda/cuda_host_tests"
 step failure_modes "$build/tests/backends/cuda/cuda_failure_mode_tests"
 step missing_cupti "$build/tests/backends/cuda/cuda_missing_cupti_tests"
