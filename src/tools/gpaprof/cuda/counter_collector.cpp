@@ -4,8 +4,13 @@
 // leave that machine usable for the next dispatch; split, the invariants would span files.
 #include "tools/gpaprof/cuda/counter_collector.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string_view>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -67,6 +72,10 @@ struct CounterCollector::ContextState {
     std::vector<Deferred> deferred;
     std::optional<Deferred> current;  // between BeforeLaunch and AfterLaunch
     gpa::Outcome decoded;
+    // Recorded after the last waiting kernel launched here (several devices): until it has happened, launches of
+    // this context run unprofiled.
+    CUevent waiter = nullptr;
+    bool waiterRecorded = false;
 };
 
 std::optional<ReplayMethod> ParseReplayMethod(const std::string& text) {
@@ -124,14 +133,19 @@ std::unique_ptr<CounterSetup> CounterCollector::SetupMadeAhead(const gpa::cuda::
 }
 
 CounterSetup* CounterCollector::ChipFor(const std::string& chip, const std::vector<uint8_t>& availability) {
-    auto found = chips_.find(chip);
+    // Per chip and counter availability, not per chip: two boards of one chip have different units fused off,
+    // and a configuration made with one board's availability reads no SM counter on the other (seen on two H100s:
+    // the second device's SM counters all NA, its L2 counters right).
+    const ChipKey key{chip, availability};
+    auto found = chips_.find(key);
     if (found != chips_.end()) return found->second.get();
+    const bool chipSeen = std::any_of(chips_.begin(), chips_.end(), [&](const auto& entry) { return entry.first.first == chip; });
     const gpa::cuda::CuptiApi* cupti = nullptr;
     if (gpa::Outcome o = gpa::cuda::LoadCupti(&cupti); !o.ok()) {
         NoteOnce("CUDA counters are unavailable: " + o.reason());
         auto none = std::make_unique<CounterSetup>();
         none->chip = chip;
-        return (chips_[chip] = std::move(none)).get();
+        return (chips_[key] = std::move(none)).get();
     }
     std::unique_ptr<CounterSetup> setup = SetupMadeAhead(*cupti, chip, availability);
     if (!setup) setup = MakeCounterSetup(*cupti, chip, availability, Request());
@@ -142,12 +156,12 @@ CounterSetup* CounterCollector::ChipFor(const std::string& chip, const std::vect
         columns_ = setup->columns;
         agent_->Write(spool::CounterListRecord{"CUDA", *columns_});
     }
-    if (setup->usable) {
+    if (setup->usable && !chipSeen) {
         agent_->Note("CUDA counters on " + chip + ": " + std::to_string(columns_->size()) + " columns from " +
                      std::to_string(setup->plan.groups[0].metrics.size()) + " NVIDIA metrics, " +
                      std::to_string(setup->plan.passCount) + " replay pass(es) per kernel");
     }
-    return (chips_[chip] = std::move(setup)).get();
+    return (chips_[key] = std::move(setup)).get();
 }
 
 CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
@@ -193,6 +207,11 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
     {
         Timed availabilityTime(&statistics_.profilerNs);
         availability = gpa::cuda::QueryCounterAvailability(*cupti, *driver, context);
+    }
+    if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG"); debug && std::strstr(debug, "counters")) {
+        std::fprintf(stderr, "gpaprof counters: context %p device %d chip %s, counter availability %zu bytes, hash %016zx\n",
+                     static_cast<void*>(context), static_cast<int>(device), chip.c_str(), availability.size(),
+                     std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(availability.data()), availability.size())));
     }
     CounterSetup* set = ChipFor(chip, availability);
     if (!set->usable) return result;
@@ -810,6 +829,61 @@ void CounterCollector::FlushDeferred() {
     for (auto& [context, state] : contexts_) {
         if (state->configured && state->deferredBatch) FlushLocked(state.get());
     }
+}
+
+std::string CounterCollector::UnprofiledReason(CUcontext context, bool waits, bool severalDevices) {
+    ContextState* state = StateFor(context);
+    if (state->failed) return {};
+    if (severalDevices && state->waiterRecorded) {
+        const gpa::cuda::DriverApi* driver = nullptr;
+        if (gpa::cuda::LoadDriver(&driver).ok() && driver->cuEventQuery(state->waiter) == CUDA_ERROR_NOT_READY) {
+            return "dispatches launched while a kernel that waits for another device (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) "
+                   "still runs in their context are not profiled in a process that drives several devices: measuring "
+                   "one holds the launching thread until it ends, which may be after that thread launched the peer; "
+                   "their counters are NA";
+        }
+        state->waiterRecorded = false;
+    }
+    if (!waits) return {};
+    if (method_ == ReplayMethod::Cupti) {
+        return "kernels that wait for other devices or processes (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not profiled "
+               "under CUPTI's kernel replay, which runs them again for every pass and holds the launching thread until "
+               "they end: their counters are NA";
+    }
+    if (state->chip->plan.groups[0].passes > 1) {
+        return "kernels that wait for other devices or processes (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not "
+               "profiled with a counter set of " + std::to_string(state->chip->plan.groups[0].passes) +
+               " passes: a replay would wait for peers that do not run again; their counters are NA (a set of one "
+               "pass measures them where the process drives one device)";
+    }
+    if (severalDevices) {
+        return "kernels that wait for other devices (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not profiled in a process "
+               "that drives several devices: measuring one holds the launching thread until it ends, and that thread "
+               "may have its peer still to launch; their counters are NA";
+    }
+    return {};
+}
+
+void CounterCollector::Unprofiled(CUcontext context, DispatchRow row, const std::string& reason) {
+    auto found = contexts_.find(context);
+    ContextState* state = found == contexts_.end() ? nullptr : found->second.get();
+    // The configuration ends before it: the kernel is no range, and nothing decoded later waits for it.
+    if (state) FlushLocked(state);
+    NoteOnce(reason);
+    WriteRow(std::move(row), state ? state->chip : nullptr, nullptr);
+}
+
+void CounterCollector::AfterWaitingLaunch(CUcontext context, CUstream stream) {
+    auto found = contexts_.find(context);
+    if (found == contexts_.end() || found->second->failed) return;
+    ContextState* state = found->second.get();
+    const gpa::cuda::DriverApi* driver = nullptr;
+    if (!gpa::cuda::LoadDriver(&driver).ok()) return;
+    if (!state->waiter && driver->cuEventCreate(&state->waiter, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+        state->waiter = nullptr;
+        return;
+    }
+    state->waiterRecorded = driver->cuEventRecord(state->waiter, stream) == CUDA_SUCCESS;
 }
 
 void CounterCollector::ForgetContext(CUcontext context) {

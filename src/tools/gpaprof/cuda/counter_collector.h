@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/gpaprof/agent/agent.h"
@@ -70,6 +71,18 @@ public:
     // After it: `row` gets its Time and counter values (NA where unknown) and is written, now or when its
     // batch is decoded. `launched`: the launch call succeeded.
     void AfterLaunch(CUcontext context, bool launched, DispatchRow row);
+    // Kernels that wait for other devices or processes (waiting_kernels.h): why the launch of such a kernel
+    // (`waits`), or of any kernel while one still runs in its context, must run unprofiled, or empty where it is
+    // measured like any other. `severalDevices`: the process has contexts on more than one device, where holding
+    // a launching thread until its kernel ends (CUPTI serialises profiled kernels) may keep it from launching the
+    // peer of a waiting kernel. Never replayed: with several passes, or CUPTI's kernel replay, it runs unprofiled.
+    std::string UnprofiledReason(CUcontext context, bool waits, bool severalDevices);
+    // The launch runs unprofiled: the context's configuration decoded first (so that nothing decoded later waits
+    // for the kernel), its row written with NA counters, `reason` noted once.
+    void Unprofiled(CUcontext context, DispatchRow row, const std::string& reason);
+    // After a waiting kernel's launch on `stream` (several devices): an event recorded after it, so that later
+    // launches of the context know when it has ended.
+    void AfterWaitingLaunch(CUcontext context, CUstream stream);
     // Before work that must not be profiled on `context` (a kernel that is not, a graph launch), and before
     // the context goes away: decodes and writes what is pending.
     void Flush(CUcontext context);
@@ -168,7 +181,8 @@ private:
     bool crashing_ = false;
     std::mutex mutex_;
     CounterSetupAhead* ahead_ = nullptr;
-    std::map<std::string, std::unique_ptr<CounterSetup>> chips_;
+    using ChipKey = std::pair<std::string, std::vector<uint8_t>>;  // chip name, the device's counter availability
+    std::map<ChipKey, std::unique_ptr<CounterSetup>> chips_;
     std::map<CUcontext, std::unique_ptr<ContextState>> contexts_;
     std::optional<std::vector<std::string>> columns_;  // fixed by the first chip
     std::vector<std::string> notes_;
