@@ -84,6 +84,15 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
                 OnTransferRecord(transfer, &devices, &lines);
                 break;
             }
+            case CUPTI_ACTIVITY_KIND_MEMCPY2: {  // between devices
+                const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+                TransferActivity transfer = TransferOf(*copy);
+                transfer.copyKind = copy->copyKind;
+                transfer.srcDeviceId = copy->srcDeviceId;
+                transfer.dstDeviceId = copy->dstDeviceId;
+                OnTransferRecord(transfer, &devices, &lines);
+                break;
+            }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
                 TransferActivity transfer = TransferOf(*reinterpret_cast<const CUpti_ActivityMemset4*>(record));
                 transfer.isMemset = true;
@@ -178,7 +187,15 @@ void CudaPart::OnTransferRecord(const TransferActivity& transfer, DeviceNames* d
     command.threadId = call->info.threadId;
     command.index = call->info.index;
     command.deviceKey = ClockKey();
-    command.command = MakeTransferCommand(transfer, call->info, CachedDeviceName(transfer.deviceId, devices));
+    std::string deviceName;
+    if (transfer.srcDeviceId && transfer.dstDeviceId) {
+        const std::string source = CachedDeviceName(*transfer.srcDeviceId, devices);  // a copy: the cache holds one name
+        deviceName = PeerDeviceName(source, *transfer.srcDeviceId, CachedDeviceName(*transfer.dstDeviceId, devices),
+                                    *transfer.dstDeviceId);
+    } else {
+        deviceName = CachedDeviceName(transfer.deviceId, devices);
+    }
+    command.command = MakeTransferCommand(transfer, call->info, deviceName);
     if (!transfer.isMemset) command.transferSize = transfer.bytes;
     spool::EncodeTo(command, lines);
     spool::EncodeTo(spool::TimesRecord{"cuda", call->info.threadId, call->info.index, ClockKey(), 0, 0, transfer.start,

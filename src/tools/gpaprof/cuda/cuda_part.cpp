@@ -63,6 +63,9 @@ bool CudaPart::Initialize(std::string* problem) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
+    std::string waitingError;
+    waitingKernels_ = std::make_unique<WaitingKernels>(std::getenv("GPAPROF_CUDA_WAITING_KERNELS"), &waitingError);
+    if (!waitingError.empty()) agent_->Note(waitingError);
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) {
         debugRecords_ = std::strstr(debug, "records") != nullptr;
         debugCallbacks_ = std::strstr(debug, "callbacks") != nullptr;
@@ -161,7 +164,8 @@ bool CudaPart::Initialize(std::string* problem) {
             return false;
         }
         for (CUpti_ActivityKind kind :
-             {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET}) {
+             {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
+              CUPTI_ACTIVITY_KIND_MEMSET}) {  // MEMCPY2: copies between devices (cudaMemcpyPeer, cuMemcpyPeer)
             result = api_->cuptiActivityEnable(kind);
             if (result != CUPTI_SUCCESS) agent_->Note("CUDA activity kind " + std::to_string(kind) + " unavailable: " + api_->Describe(result));
         }

@@ -112,6 +112,12 @@ CommandTimes MakeKernelCommand(const KernelActivity& kernel, const EnqueueInfo& 
     return command;
 }
 
+std::string PeerDeviceName(const std::string& sourceName, uint32_t source, const std::string& destinationName,
+                           uint32_t destination) {
+    return sourceName + " (device " + std::to_string(source) + ") -> " + destinationName + " (device " +
+           std::to_string(destination) + ")";
+}
+
 CommandTimes MakeTransferCommand(const TransferActivity& transfer, const EnqueueInfo& call, const std::string& deviceName) {
     CommandTimes command;
     command.commandType = transfer.isMemset ? kCommandMemset : MemcpyCommandType(transfer.copyKind);

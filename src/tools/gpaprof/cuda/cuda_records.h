@@ -50,7 +50,14 @@ struct TransferActivity {
     uint32_t contextId = 0;
     uint32_t streamId = 0;
     uint32_t correlationId = 0;
+    // A copy between devices (CUPTI's MEMCPY2 records): the devices it reads and writes.
+    std::optional<uint32_t> srcDeviceId, dstDeviceId;
 };
+
+// The device column of a copy between devices: both devices, "<source> -> <destination>", each as
+// "<name> (device <ordinal>)", e.g. "NVIDIA H100 (device 0) -> NVIDIA H100 (device 1)".
+std::string PeerDeviceName(const std::string& sourceName, uint32_t source, const std::string& destinationName,
+                           uint32_t destination);
 
 // What the API call that enqueued the command knew.
 struct EnqueueInfo {

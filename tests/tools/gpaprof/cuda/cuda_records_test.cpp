@@ -133,6 +133,19 @@ TEST(CudaRecords, CommandsNameTheirKind) {
     EXPECT_EQ(launch.localSize, (std::vector<uint64_t>{256, 1, 1}));
 }
 
+TEST(CudaRecords, ACopyBetweenDevicesNamesBoth) {
+    EXPECT_EQ(PeerDeviceName("NVIDIA H100 80GB HBM3", 0, "NVIDIA H100 80GB HBM3", 1),
+              "NVIDIA H100 80GB HBM3 (device 0) -> NVIDIA H100 80GB HBM3 (device 1)");
+    TransferActivity copy;
+    copy.copyKind = 10;  // CUPTI_ACTIVITY_MEMCPY_KIND_PTOP
+    copy.streamId = 22;
+    copy.contextId = 2;
+    const CommandTimes command = MakeTransferCommand(copy, EnqueueInfo{}, PeerDeviceName("A", 1, "B", 0));
+    EXPECT_EQ(command.commandName, "CUDA_MEMCPY_PTOP");
+    EXPECT_EQ(command.deviceName, "A (device 1) -> B (device 0)");
+    EXPECT_EQ(command.queueId, 22u);
+}
+
 TEST(CudaRecords, MethodAndDeviceHeader) {
     EXPECT_EQ(MethodFor("_Z5saxpyPfPKffi", 3, "NVIDIA H200", 0), "_Z5saxpyPfPKffi__k3_NVIDIA H2001");
     DeviceFacts facts;
