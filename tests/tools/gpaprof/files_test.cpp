@@ -218,6 +218,12 @@ TEST(MethodName, FormatsAndParses) {
     EXPECT_EQ(gpu.ToString(), "my__kernel__k12_Tahiti2");
     EXPECT_EQ(MethodName::Parse("my__kernel__k12_Tahiti2"), gpu);
     EXPECT_EQ(MethodName::Parse("vector_add__k3_CPU"), cpu);
+    // A device name that ends in a digit: the headers' names say where the index starts.
+    const MethodName second{"_Z5scalePfif", 1, "NVIDIA H100 80GB HBM3", 2};
+    EXPECT_EQ(MethodName::Parse("_Z5scalePfif__k1_NVIDIA H100 80GB HBM32", {"Tahiti", "NVIDIA H100 80GB HBM3"}), second);
+    EXPECT_EQ(MethodName::Parse(second.ToString(), {"NVIDIA H100 80GB HBM3"})->deviceIndex, 2u);
+    EXPECT_EQ(MethodName::Parse("_Z5scalePfif__k1_NVIDIA H100 80GB HBM312", {"NVIDIA H100 80GB HBM3"})->deviceIndex, 12u);
+    EXPECT_EQ(MethodName::Parse("_Z5scalePfif__k1_NVIDIA H100 80GB HBM32")->deviceIndex, 32u);  // without them: ambiguous
     EXPECT_FALSE(MethodName::Parse("no_suffix").has_value());
     EXPECT_FALSE(MethodName::Parse("__k1_CPU").has_value());
 }

@@ -19,7 +19,7 @@ std::string MethodName::ToString() const {
     return text;
 }
 
-std::optional<MethodName> MethodName::Parse(const std::string& text) {
+std::optional<MethodName> MethodName::Parse(const std::string& text, const std::vector<std::string>& deviceNames) {
     // The kernel name may itself contain "__k", so the last occurrence that parses wins.
     size_t at = text.rfind("__k");
     while (at != std::string::npos) {
@@ -32,7 +32,18 @@ std::optional<MethodName> MethodName::Parse(const std::string& text) {
                 MethodName method;
                 method.kernel = text.substr(0, at);
                 method.kernelId = static_cast<uint32_t>(*id);
-                if (device != "CPU") {
+                size_t known = 0;  // the longest device name of the headers followed by an index alone
+                for (const std::string& name : deviceNames) {
+                    if (name.size() > known && name.size() < device.size() && device.compare(0, name.size(), name) == 0 &&
+                        device.size() - name.size() <= 9 &&
+                        device.find_first_not_of("0123456789", name.size()) == std::string::npos) {
+                        known = name.size();
+                    }
+                }
+                if (known > 0) {
+                    method.deviceIndex = static_cast<uint32_t>(std::stoul(device.substr(known)));
+                    device.resize(known);
+                } else if (device != "CPU") {
                     size_t digits = device.size();
                     while (digits > 0 && device[digits - 1] >= '0' && device[digits - 1] <= '9') --digits;
                     if (digits < device.size() && digits > 0 && device.size() - digits <= 9) {

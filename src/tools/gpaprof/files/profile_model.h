@@ -99,8 +99,10 @@ struct MethodName {
     std::optional<uint32_t> deviceIndex;  // 1-based; absent for CPU devices
 
     std::string ToString() const;
-    // Splits a Method value; nullopt when it does not have the __k<id>_ form.
-    static std::optional<MethodName> Parse(const std::string& text);
+    // Splits a Method value; nullopt when it does not have the __k<id>_ form. A device name that ends in a digit
+    // ("NVIDIA H100 80GB HBM3", index 2: "...HBM32") is split after the longest of `deviceNames` (the file's
+    // #Device headers) it starts with; without them, after the last non-digit.
+    static std::optional<MethodName> Parse(const std::string& text, const std::vector<std::string>& deviceNames = {});
     bool operator==(const MethodName&) const = default;
 };
 

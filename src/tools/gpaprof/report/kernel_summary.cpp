@@ -44,8 +44,10 @@ KernelSummary SummarizeKernels(const Timeline* timeline, const CsvFile* csv, con
         summary.source = KernelSummary::Source::Trace;
     } else if (csv && !csv->rows.empty()) {
         summary.source = KernelSummary::Source::CounterFile;
+        std::vector<std::string> deviceNames;
+        for (const DeviceHeader& device : csv->session.devices) deviceNames.push_back(device.name);
         for (const DispatchRow& row : csv->rows) {
-            std::optional<MethodName> method = MethodName::Parse(row.method);
+            std::optional<MethodName> method = MethodName::Parse(row.method, deviceNames);
             const std::string name = method ? method->kernel : row.method;
             const std::string device = method ? method->device : std::string();
             if (!row.timeMs) {
