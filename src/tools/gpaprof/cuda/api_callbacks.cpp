@@ -442,6 +442,27 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
         row.localMemSize = dynamicShared;
     }
     if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
+    // A kernel that waits for other devices or processes, and in a process with several devices any kernel while
+    // one still runs in its context: unprofiled where measuring it could hang (waiting_kernels.h).
+    if (const bool severalDevices = SeveralDevices(); kernel.waits || severalDevices) {
+        bool unprofiled = false;
+        {
+            auto lock = collector_->Lock();
+            if (const std::string why = collector_->UnprofiledReason(data->context, kernel.waits, severalDevices); !why.empty()) {
+                collector_->Unprofiled(data->context, std::move(row), why);
+                unprofiled = true;
+            }
+        }
+        if (unprofiled) {
+            if (kernel.waits && severalDevices) {
+                call->dispatch = std::make_unique<ProfiledLaunch>();
+                call->dispatch->context = data->context;
+                call->dispatch->waiterStream = stream;
+            }
+            if (replayer_) call->gate = replayer_->ShareGate();  // after the collector's lock, never before
+            return;
+        }
+    }
     call->dispatch = std::make_unique<ProfiledLaunch>();
     call->dispatch->context = data->context;
     call->dispatch->row = std::move(row);
@@ -457,6 +478,13 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
 }
 
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
+    if (collector_ && call->dispatch && call->dispatch->waiterStream) {
+        if (launched) {
+            auto lock = collector_->Lock();
+            collector_->AfterWaitingLaunch(call->dispatch->context, *call->dispatch->waiterStream);
+        }
+        return;
+    }
     if (!collector_ || !call->dispatch || !call->dispatch->counterLock.owns_lock()) return;
     collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
     t_profilingLaunch = false;

@@ -47,6 +47,7 @@
 #include "tools/gpaprof/cuda/cuda_occupancy.h"
 #include "tools/gpaprof/cuda/cuda_records.h"
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
+#include "tools/gpaprof/cuda/waiting_kernels.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
 #include "tools/gpaprof/cuda/join_misses.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
@@ -68,6 +69,9 @@ struct ProfiledLaunch {
     CUcontext context = nullptr;
     std::unique_lock<std::mutex> counterLock;
     DispatchRow row;
+    // A kernel that waits for other devices, run unprofiled in a process with several: its stream, for the event
+    // recorded after it (CounterCollector::AfterWaitingLaunch).
+    std::optional<CUstream> waiterStream;
 };
 
 struct OpenCall {
@@ -104,6 +108,7 @@ struct FunctionInfo {
     uint32_t id = 0;
     KernelResources resources;
     bool resourcesKnown = false;
+    bool waits = false;  // waits for other devices or processes (waiting_kernels.h)
 };
 
 struct DeviceInfo {
@@ -166,6 +171,11 @@ private:
     // graph is launched. Asks the driver only while some capture is in progress.
     bool IntoCapture(CUstream stream);
     std::atomic<int> capturesInProgress_{0};
+    // Devices with a context in this process (bit per ordinal, from CUPTI's context callbacks), for kernels that
+    // wait for other devices (counter_collector.h).
+    std::atomic<uint64_t> contextDevices_{0};
+    bool SeveralDevices() const;
+    std::unique_ptr<WaitingKernels> waitingKernels_;
     // -p, -O: graph launches, whose kernels have no rows (gpaprof profiles kernels at their launch calls).
     std::atomic<uint64_t> unprofiledGraphLaunches_{0};
 

@@ -33,6 +33,7 @@ namespace gpaprof::cuda {
     X(cuptiActivityFlushPeriod)               \
     X(cuptiActivitySetAttribute)              \
     X(cuptiGetContextId)                      \
+    X(cuptiGetDeviceId)                       \
     X(cuptiGetStreamIdEx)
 
 #define GPAPROF_DRIVER_FUNCTIONS(X)                  \

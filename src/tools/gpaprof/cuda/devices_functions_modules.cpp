@@ -47,6 +47,7 @@ FunctionInfo CudaPart::FunctionFor(CUfunction function, const char* symbolName) 
         }
     }
     info.function = attributed;
+    info.waits = waitingKernels_ && waitingKernels_->Waits(info.name);
     if (api_->cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, attributed) == CUDA_SUCCESS &&
         api_->cuFuncGetAttribute(&sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, attributed) == CUDA_SUCCESS &&
         api_->cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, attributed) == CUDA_SUCCESS &&
@@ -131,6 +132,11 @@ void CudaPart::RecordDevices() {
     }
 }
 
+bool CudaPart::SeveralDevices() const {
+    const uint64_t devices = contextDevices_.load(std::memory_order_relaxed);
+    return (devices & (devices - 1)) != 0;
+}
+
 DeviceInfo* CudaPart::DeviceOf(CUcontext context) {
     RecordDevices();
     CUdevice device = 0;
@@ -171,6 +177,12 @@ void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
 void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         RecordDevices();
+        uint32_t device = 0;
+        if (api_->cuptiGetDeviceId && api_->cuptiGetDeviceId(data->context, &device) == CUPTI_SUCCESS && device < 64) {
+            contextDevices_.fetch_or(uint64_t{1} << device, std::memory_order_relaxed);
+        } else {
+            contextDevices_.fetch_or(~uint64_t{0}, std::memory_order_relaxed);  // unknown: as if several
+        }
         if (collector_) OfferAvailabilityAhead(data->context);
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         if (collector_) {
