@@ -3,6 +3,7 @@
 // (ContextState: configured, running, pending ranges, the cycle's passes), and each way's failure paths must
 // leave that machine usable for the next dispatch; split, the invariants would span files.
 #include "tools/gpaprof/cuda/counter_collector.h"
+#include "tools/gpaprof/cuda/waiting_kernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,14 +133,15 @@ std::unique_ptr<CounterSetup> CounterCollector::SetupMadeAhead(const gpa::cuda::
     return setup;
 }
 
-CounterSetup* CounterCollector::ChipFor(const std::string& chip, const std::vector<uint8_t>& availability) {
-    // Per chip and counter availability, not per chip: two boards of one chip have different units fused off,
-    // and a configuration made with one board's availability reads no SM counter on the other (seen on two H100s:
-    // the second device's SM counters all NA, its L2 counters right).
-    const ChipKey key{chip, availability};
+CounterSetup* CounterCollector::ChipFor(const std::string& chip, CUdevice device, const std::vector<uint8_t>& availability) {
+    // One per device, not per chip: CUPTI's host object takes the device's attributes from the first counter data
+    // it evaluates, and then evaluates another board's SM counters to nothing (two H100s or H200s of one process:
+    // the device decoded second had every SM counter NA, its L2 counters right, 2026-11-27). Boards of one chip
+    // may also differ in counter availability.
+    const ChipKey key{chip, device, availability};
     auto found = chips_.find(key);
     if (found != chips_.end()) return found->second.get();
-    const bool chipSeen = std::any_of(chips_.begin(), chips_.end(), [&](const auto& entry) { return entry.first.first == chip; });
+    const bool chipSeen = std::any_of(chips_.begin(), chips_.end(), [&](const auto& entry) { return std::get<0>(entry.first) == chip; });
     const gpa::cuda::CuptiApi* cupti = nullptr;
     if (gpa::Outcome o = gpa::cuda::LoadCupti(&cupti); !o.ok()) {
         NoteOnce("CUDA counters are unavailable: " + o.reason());
@@ -213,7 +215,7 @@ CounterCollector::ContextState* CounterCollector::StateFor(CUcontext context) {
                      static_cast<void*>(context), static_cast<int>(device), chip.c_str(), availability.size(),
                      std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(availability.data()), availability.size())));
     }
-    CounterSetup* set = ChipFor(chip, availability);
+    CounterSetup* set = ChipFor(chip, device, availability);
     if (!set->usable) return result;
     Timed profilerTime(&statistics_.profilerNs);
     // Own replay flushes the L2 before each measured kernel: a profiler that pauses around the flush spares it a
@@ -834,34 +836,17 @@ void CounterCollector::FlushDeferred() {
 std::string CounterCollector::UnprofiledReason(CUcontext context, bool waits, bool severalDevices) {
     ContextState* state = StateFor(context);
     if (state->failed) return {};
+    LaunchFacts launch;
+    launch.waits = waits;
+    launch.severalDevices = severalDevices;
+    launch.kernelReplay = method_ == ReplayMethod::Cupti;
+    launch.passes = state->chip->plan.groups[0].passes;
     if (severalDevices && state->waiterRecorded) {
         const gpa::cuda::DriverApi* driver = nullptr;
-        if (gpa::cuda::LoadDriver(&driver).ok() && driver->cuEventQuery(state->waiter) == CUDA_ERROR_NOT_READY) {
-            return "dispatches launched while a kernel that waits for another device (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) "
-                   "still runs in their context are not profiled in a process that drives several devices: measuring "
-                   "one holds the launching thread until it ends, which may be after that thread launched the peer; "
-                   "their counters are NA";
-        }
-        state->waiterRecorded = false;
+        launch.waiterRunning = gpa::cuda::LoadDriver(&driver).ok() && driver->cuEventQuery(state->waiter) == CUDA_ERROR_NOT_READY;
+        state->waiterRecorded = launch.waiterRunning;
     }
-    if (!waits) return {};
-    if (method_ == ReplayMethod::Cupti) {
-        return "kernels that wait for other devices or processes (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not profiled "
-               "under CUPTI's kernel replay, which runs them again for every pass and holds the launching thread until "
-               "they end: their counters are NA";
-    }
-    if (state->chip->plan.groups[0].passes > 1) {
-        return "kernels that wait for other devices or processes (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not "
-               "profiled with a counter set of " + std::to_string(state->chip->plan.groups[0].passes) +
-               " passes: a replay would wait for peers that do not run again; their counters are NA (a set of one "
-               "pass measures them where the process drives one device)";
-    }
-    if (severalDevices) {
-        return "kernels that wait for other devices (NCCL's, GPAPROF_CUDA_WAITING_KERNELS) are not profiled in a process "
-               "that drives several devices: measuring one holds the launching thread until it ends, and that thread "
-               "may have its peer still to launch; their counters are NA";
-    }
-    return {};
+    return RuleNote(RuleFor(launch), launch.passes);
 }
 
 void CounterCollector::Unprofiled(CUcontext context, DispatchRow row, const std::string& reason) {

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -129,7 +130,7 @@ public:
 
 private:
     struct ContextState;
-    CounterSetup* ChipFor(const std::string& chip, const std::vector<uint8_t>& availability);
+    CounterSetup* ChipFor(const std::string& chip, CUdevice device, const std::vector<uint8_t>& availability);
     // The set-up made ahead for `chip`, bound to the device's availability; nullptr where there is none to use.
     std::unique_ptr<CounterSetup> SetupMadeAhead(const gpa::cuda::CuptiApi& cupti, const std::string& chip,
                                                  const std::vector<uint8_t>& availability);
@@ -181,7 +182,7 @@ private:
     bool crashing_ = false;
     std::mutex mutex_;
     CounterSetupAhead* ahead_ = nullptr;
-    using ChipKey = std::pair<std::string, std::vector<uint8_t>>;  // chip name, the device's counter availability
+    using ChipKey = std::tuple<std::string, CUdevice, std::vector<uint8_t>>;  // chip, device, counter availability
     std::map<ChipKey, std::unique_ptr<CounterSetup>> chips_;
     std::map<CUcontext, std::unique_ptr<ContextState>> contexts_;
     std::optional<std::vector<std::string>> columns_;  // fixed by the first chip

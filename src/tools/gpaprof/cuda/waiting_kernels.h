@@ -4,6 +4,7 @@
 // and, where measuring them could hold the thread, runs them unprofiled (counter_collector.h).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <regex>
 #include <string>
@@ -21,5 +22,25 @@ public:
 private:
     std::optional<std::regex> pattern_;
 };
+
+// What gpaprof -p does with a launch, from what it knows of it (counter_collector.cpp asks at each launch where a
+// kernel waits or the process drives several devices).
+struct LaunchFacts {
+    bool waits = false;           // the kernel waits for other devices or processes (WaitingKernels)
+    bool severalDevices = false;  // the process has contexts on more than one device
+    bool waiterRunning = false;   // a waiting kernel launched earlier in this context has not ended yet
+    bool kernelReplay = false;    // CUPTI's kernel replay collects the counters (GPAPROF_CUDA_REPLAY=cupti)
+    uint32_t passes = 1;          // passes of the counter set
+};
+enum class LaunchRule {
+    Profile,                  // measured like any other kernel
+    AfterRunningWaiter,       // unprofiled: a waiting kernel still runs in its context (several devices)
+    WaitsUnderKernelReplay,   // unprofiled: CUPTI would run it again and hold the thread until it ends
+    WaitsWithPasses,          // unprofiled: a replay would wait for peers that do not run again
+    WaitsOnSeveralDevices,    // unprofiled: measuring it holds the thread that may still have its peer to launch
+};
+LaunchRule RuleFor(const LaunchFacts& launch);
+// The note gpaprof writes once for a rule other than Profile.
+std::string RuleNote(LaunchRule rule, uint32_t passes);
 
 }  // namespace gpaprof::cuda

@@ -125,7 +125,8 @@ TEST_F(GpaprofCuda, EveryDeviceOfAProcessThatDrivesTwoGpus) {
                         EXPECT_EQ(warps->kind, CounterValue::Kind::NotAvailable) << row.method << " runs unprofiled";
                         continue;
                     }
-                    ASSERT_NE(warps->kind, CounterValue::Kind::NotAvailable) << row.method << ": " << run.err;
+                    EXPECT_NE(warps->kind, CounterValue::Kind::NotAvailable) << row.method << ": " << run.err;
+                    if (warps->kind == CounterValue::Kind::NotAvailable) continue;
                     EXPECT_EQ(warps->AsDouble(), static_cast<double>(want->second)) << row.method;
                     ++measuredRows;
                 }

@@ -37,5 +37,45 @@ TEST(WaitingKernels, APatternThatDoesNotCompileIsIgnoredAndSaysWhy) {
     EXPECT_FALSE(empty.Waits("_Z9wait_flagPViiPi"));
 }
 
+LaunchRule Rule(bool waits, bool severalDevices, bool waiterRunning, bool kernelReplay, uint32_t passes) {
+    LaunchFacts launch;
+    launch.waits = waits;
+    launch.severalDevices = severalDevices;
+    launch.waiterRunning = waiterRunning;
+    launch.kernelReplay = kernelReplay;
+    launch.passes = passes;
+    return RuleFor(launch);
+}
+
+TEST(WaitingKernels, AWaitingKernelIsMeasuredOnlyWithOnePassOnOneDevice) {
+    // torchrun: one device per process, the default set of one pass: NCCL's kernels measured.
+    EXPECT_EQ(Rule(true, false, false, false, 1), LaunchRule::Profile);
+    EXPECT_EQ(Rule(true, false, false, false, 6), LaunchRule::WaitsWithPasses);
+    EXPECT_EQ(Rule(true, false, false, true, 1), LaunchRule::WaitsUnderKernelReplay);
+    EXPECT_EQ(Rule(true, true, false, false, 1), LaunchRule::WaitsOnSeveralDevices);
+    EXPECT_EQ(Rule(true, true, false, true, 6), LaunchRule::WaitsUnderKernelReplay);
+}
+
+TEST(WaitingKernels, KernelsBehindARunningWaiterWaitOnlyWhereThePeerMayBeTheSameThreads) {
+    EXPECT_EQ(Rule(false, true, true, false, 1), LaunchRule::AfterRunningWaiter);
+    EXPECT_EQ(Rule(true, true, true, false, 6), LaunchRule::AfterRunningWaiter);
+    EXPECT_EQ(Rule(false, true, false, false, 6), LaunchRule::Profile);
+    // One device: a peer in another process goes on by itself, so waiting for the waiter cannot hang.
+    EXPECT_EQ(Rule(false, false, true, false, 6), LaunchRule::Profile);
+    EXPECT_EQ(Rule(false, false, false, true, 6), LaunchRule::Profile);
+}
+
+TEST(WaitingKernels, EveryUnprofiledRuleSaysWhyAndThatCountersAreNA) {
+    EXPECT_TRUE(RuleNote(LaunchRule::Profile, 1).empty());
+    for (LaunchRule rule : {LaunchRule::AfterRunningWaiter, LaunchRule::WaitsUnderKernelReplay, LaunchRule::WaitsWithPasses,
+                            LaunchRule::WaitsOnSeveralDevices}) {
+        const std::string note = RuleNote(rule, 6);
+        EXPECT_NE(note.find("not profiled"), std::string::npos) << note;
+        EXPECT_NE(note.find("NA"), std::string::npos) << note;
+        EXPECT_NE(note.find("GPAPROF_CUDA_WAITING_KERNELS"), std::string::npos) << note;
+    }
+    EXPECT_NE(RuleNote(LaunchRule::WaitsWithPasses, 6).find("a counter set of 6 passes"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpaprof::cuda
