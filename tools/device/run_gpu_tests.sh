@@ -22,6 +22,10 @@
 #           15 minutes for 20 runs; MODES picks modes)
 #   launcher  tools/device/gpu_gpaprof_launcher.sh: gpaprof -t over torchrun with two ranks: files per rank,
 #           none for the launcher (not in the default list)
+#   multigpu  on a machine of 2 GPUs or more (nvidia-h100-x2): the GPA library with one context per device
+#           (tests/gpu/cuda/multi_device_test.cu) and tools/device/gpu_gpaprof_multi_gpu.sh (gpaprof on one process
+#           driving two GPUs, NCCL in one process and under torchrun, ncu per device); with fewer GPUs it says
+#           so and skips (not in the default list: the default machine has one GPU)
 #   python  tools/device/gpu_python_tests.sh: pip install ./python without network, its pytest tests on CUDA
 #           (PyTorch, cuda-python, CuPy contexts), the PyTorch example, the main job's build on 2 cores
 #           (not in the default list: about 3 minutes)
@@ -126,6 +130,18 @@ for part in $parts; do
       OUT=$dir bash tools/device/gpu_gpaprof_launcher.sh "$build" > "$dir/run.log" 2>&1
       rc=$?
       grep -E "rank|status|FAIL|no files" "$dir/launcher.txt" 2>/dev/null | tee -a "$summary"
+      ;;
+    multigpu)
+      if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -lt 2 ]; then
+        record multigpu "skipped: needs 2 GPUs (device kind nvidia-h100-x2), this machine has $(nvidia-smi -L 2>/dev/null | grep -c '^GPU')"
+        continue
+      fi
+      "$build/tests/gpu/cuda/gpu_cuda_multi_device_tests" > "$dir/gpa_multi_device.log" 2>&1
+      rc=$?
+      record gpa_multi_device "rc=$rc"
+      OUT=$dir bash tools/device/gpu_gpaprof_multi_gpu.sh "$build" > "$dir/run.log" 2>&1
+      rc=$(( rc | $? ))
+      grep -E "^RUN|status=|e2e_two_gpus|ncu" "$dir/multi_gpu.txt" 2>/dev/null | cut -c1-200 | tee -a "$summary"
       ;;
     python)
       OUT=$dir bash tools/device/gpu_python_tests.sh > "$dir/run.log" 2>&1
