@@ -223,6 +223,47 @@ TEST(AtpFile, PartsSectionsAndKernelTimestamps) {
     EXPECT_EQ(parsed.file.parts[1].threads[0].entries[0].name, "cuLaunchKernel");
 }
 
+TEST(AtpFile, ACopyBetweenDevicesKeepsBothDevicesAndItsSize) {
+    AtpFile file = Atp();
+    ApiTracePart cuda;
+    cuda.api = "cuda";
+    ThreadBlock<ApiCall> thread;
+    thread.threadId = 7;
+    ApiCall copy;
+    copy.apiType = 161;
+    copy.name = "cudaMemcpyPeerAsync";
+    copy.returnValue = "cudaSuccess";
+    copy.args = {"0x2", "1", "0x1", "0", "4194304", "0x3"};
+    copy.start = 10;
+    copy.end = 20;
+    CommandTimes command;
+    command.commandType = 10;
+    command.commandName = "CUDA_MEMCPY_PTOP";
+    command.queued = command.submit = 30;
+    command.start = 40;
+    command.end = 50;
+    command.queueId = 22;
+    command.queueHandle = "0x0000000000000003";
+    command.contextId = 2;
+    command.contextHandle = "0x0000000000000004";
+    command.deviceName = "NVIDIA H100 80GB HBM3 (device 0) -> NVIDIA H100 80GB HBM3 (device 1)";  // gpaprof's PeerDeviceName
+    copy.command = command;
+    copy.transferSize = 4194304;
+    thread.entries.push_back(copy);
+    cuda.threads.push_back(thread);
+    file.parts.push_back(cuda);
+    Parsed<AtpFile> parsed = ParseAtp(WriteAtp(file), {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    ASSERT_EQ(parsed.file.parts.size(), 2u);
+    const ApiCall& read = parsed.file.parts[1].threads[0].entries[0];
+    ASSERT_TRUE(read.command.has_value());
+    EXPECT_EQ(read.command->commandName, "CUDA_MEMCPY_PTOP");
+    EXPECT_EQ(read.command->deviceName, "NVIDIA_H100_80GB_HBM3_(device_0)_->_NVIDIA_H100_80GB_HBM3_(device_1)");
+    EXPECT_EQ(read.command->start, 40u);
+    EXPECT_EQ(read.command->end, 50u);
+    EXPECT_EQ(read.transferSize, std::optional<uint64_t>(4194304));
+}
+
 TEST(AtpFile, OlderSectionNamesAreRead) {
     std::string text = kAtpText;
     text.replace(text.find("=====ocl API"), 12, "=====CodeXL ocl API");
