@@ -20,6 +20,11 @@
 //                 join its calls to CUPTI's kernel records)
 //     record      a minimal record of each of the loop's two calls, as such a tracer would keep: two CLOCK_MONOTONIC
 //                 reads and 64 bytes appended to a buffer of this thread
+//     rtact, drvact  activity records of every runtime / driver API call (CUPTI_ACTIVITY_KIND_RUNTIME / DRIVER)
+//     hotact      activity records of the launch loop's calls only (the launch functions, cudaGetLastError, the
+//                 runtime's cuKernelGetName), through cuptiActivityEnableRuntimeApi / cuptiActivityEnableDriverApi
+//     cold        the runtime and driver callback domains without the loop's calls (hotact's set): a tracer that
+//                 takes every other call through callbacks and the hot ones through activity records
 //     zeroed, pinned, bigdev, shared   activity attributes: buffers handed over zeroed (CUPTI then does not
 //                 zero them on the launching thread), pinned host memory for the device-side records, 64 MiB
 //                 device buffers, one activity buffer for all threads instead of one per thread
@@ -92,6 +97,17 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     std::free(buffer);
 }
 
+// The launch loop's calls, as a tracer would take them through activity records instead of callbacks.
+constexpr CUpti_CallbackId kHotRuntime[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,     CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,        CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020};
+constexpr CUpti_CallbackId kHotDriver[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,   CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,  CUPTI_DRIVER_TRACE_CBID_cuFuncGetName};
+
 bool Has(const std::string& features, const char* name) {
     const std::string padded = "," + features + ",";
     return padded.find("," + std::string(name) + ",") != std::string::npos;
@@ -120,18 +136,31 @@ void SetUpCupti(std::string features) {
             CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
         }
         if (Has(features, "flush")) CUPTI_CHECK(cuptiActivityFlushPeriod(100));
+        if (Has(features, "rtact")) CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
+        if (Has(features, "drvact")) CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
+        if (Has(features, "hotact")) {
+            for (CUpti_CallbackId id : kHotRuntime) CUPTI_CHECK(cuptiActivityEnableRuntimeApi(id, 1));
+            for (CUpti_CallbackId id : kHotDriver) CUPTI_CHECK(cuptiActivityEnableDriverApi(id, 1));
+        }
         g_externalCorrelation = Has(features, "extcorr");
         if (g_externalCorrelation) CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION));
     }
     g_record = Has(features, "record");
     const bool callbacks = Has(features, "rt") || Has(features, "drv") || Has(features, "rtlaunch") ||
-                           Has(features, "drvlaunch") || Has(features, "res") || Has(features, "res4");
+                           Has(features, "drvlaunch") || Has(features, "res") || Has(features, "res4") ||
+                           Has(features, "cold");
     if (!callbacks) return;
     CUpti_SubscriberHandle subscriber = nullptr;
     CUPTI_CHECK(cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&Callback), nullptr));
     if (Has(features, "rt")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API));
     if (Has(features, "drv")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API));
     if (Has(features, "res")) CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE));
+    if (Has(features, "cold")) {
+        CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API));
+        CUPTI_CHECK(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API));
+        for (CUpti_CallbackId id : kHotRuntime) CUPTI_CHECK(cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id));
+        for (CUpti_CallbackId id : kHotDriver) CUPTI_CHECK(cuptiEnableCallback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+    }
     if (Has(features, "res4")) {
         for (CUpti_CallbackId id : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
                                     CUPTI_CBID_RESOURCE_MODULE_LOADED, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING}) {
