@@ -24,6 +24,7 @@
 #include "tools/gpaprof/cuda/cuda_part.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
 #include "tools/gpaprof/cuda/raw_call_line.h"
+#include "tools/gpaprof/cuda/waiting_kernels.h"
 
 namespace gpaprof::cuda::injection {
 namespace {
@@ -139,7 +140,15 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
         if (const int change = GraphCaptureChange(cbid, result == CUDA_SUCCESS)) {
             capturesInProgress_.fetch_add(change, std::memory_order_relaxed);
         }
-        if (memory_) TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS);
+        if (memory_) {
+            // Allocations are rare: the stack walk that names their owner costs nothing per launch.
+            MemoryOwner owner = MemoryOwner::Application;
+            if (result == CUDA_SUCCESS && IsAllocationCall(cbid)) {
+                Internal internal;
+                if (callers_.CalledFromModule(&IsCommunicationLibraryPath)) owner = MemoryOwner::CommunicationLibrary;
+            }
+            TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS, owner);
+        }
     }
     const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
     if (callback->callbackSite == CUPTI_API_ENTER) {
@@ -463,17 +472,24 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
             return;
         }
     }
-    call->dispatch = std::make_unique<ProfiledLaunch>();
-    call->dispatch->context = data->context;
-    call->dispatch->row = std::move(row);
-    call->dispatch->counterLock = collector_->Lock();
-    t_profilingLaunch = true;
     LaunchCall launchCall;
     launchCall.cbid = cbid;
     launchCall.params = data->functionParams;
     launchCall.context = data->context;
     launchCall.function = kernel.function;
     launchCall.threadHoldsGate = ThreadHoldsGate();
+    std::unique_lock<std::mutex> counterLock = collector_->Lock();
+    if (const std::string hazard = collector_->KernelReplayHazard(data->context, launchCall); !hazard.empty()) {
+        collector_->Unprofiled(data->context, std::move(row), hazard);
+        counterLock.unlock();
+        if (replayer_) call->gate = replayer_->ShareGate();  // after the collector's lock, never before
+        return;
+    }
+    call->dispatch = std::make_unique<ProfiledLaunch>();
+    call->dispatch->context = data->context;
+    call->dispatch->row = std::move(row);
+    call->dispatch->counterLock = std::move(counterLock);
+    t_profilingLaunch = true;
     collector_->BeforeLaunch(data->context, launchCall);
 }
 

@@ -261,4 +261,15 @@ bool CallerLocator::CalledByCudaRuntime() {
     return false;
 }
 
+bool CallerLocator::CalledFromModule(bool (*matches)(std::string_view path)) {
+    void* frames[64];
+    const int count = backtrace(frames, 64);
+    for (int i = 1; i < count; ++i) {
+        Dl_info info;
+        std::memset(&info, 0, sizeof info);
+        if (dladdr(frames[i], &info) && info.dli_fname && matches(info.dli_fname)) return true;
+    }
+    return false;
+}
+
 }  // namespace gpaprof::cuda

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -46,6 +47,9 @@ public:
     // Whether the current CUDA call was made by the CUDA runtime (its static copy in the application, or
     // libcudart.so) rather than by the application: the driver calls the runtime makes while it starts.
     bool CalledByCudaRuntime();
+    // Whether a module whose file path `matches` is among the callers of the current CUDA call (anywhere on the
+    // stack: a library may reach the driver through the runtime).
+    bool CalledFromModule(bool (*matches)(std::string_view path));
 
 private:
     struct Module {

@@ -849,6 +849,19 @@ std::string CounterCollector::UnprofiledReason(CUcontext context, bool waits, bo
     return RuleNote(RuleFor(launch), launch.passes);
 }
 
+std::string CounterCollector::KernelReplayHazard(CUcontext context, const LaunchCall& launch) {
+    if (!replayer_ || !replayer_->HasCommunicationMemory()) return {};
+    ContextState* state = StateFor(context);
+    if (state->failed || state->chip->plan.groups[0].passes <= 1) return {};
+    std::string why = method_ == ReplayMethod::Cupti ? "GPAPROF_CUDA_REPLAY=cupti" : LaunchReplayer::CannotReplay(launch);
+    if (why.empty()) why = replayer_->UnsafeMemory(launch);
+    if (why.empty()) return {};
+    return "CUDA counters of some dispatches are NA: in a process that uses NCCL (or another communication library), "
+           "gpaprof's own replay cannot take them (" + why + "), and CUPTI's kernel replay would put NCCL's buffers "
+           "back between passes, erasing what its peers wrote meanwhile (a collective then never ends). A set of one "
+           "pass measures them";
+}
+
 void CounterCollector::Unprofiled(CUcontext context, DispatchRow row, const std::string& reason) {
     auto found = contexts_.find(context);
     ContextState* state = found == contexts_.end() ? nullptr : found->second.get();

@@ -78,6 +78,11 @@ public:
     // a launching thread until its kernel ends (CUPTI serialises profiled kernels) may keep it from launching the
     // peer of a waiting kernel. Never replayed: with several passes, or CUPTI's kernel replay, it runs unprofiled.
     std::string UnprofiledReason(CUcontext context, bool waits, bool severalDevices);
+    // Why a launch of a multi-pass set must run unprofiled in a process that has a communication library's
+    // memory (device_memory_map.h, MemoryOwner), or empty: CUPTI's kernel replay, where gpaprof's own replay
+    // cannot take the launch, puts back all of the device's memory between passes, that library's buffers too,
+    // which erases what its peers wrote meanwhile (a torchrun training step hung so, 2026-11-28).
+    std::string KernelReplayHazard(CUcontext context, const LaunchCall& launch);
     // The launch runs unprofiled: the context's configuration decoded first (so that nothing decoded later waits
     // for the kernel), its row written with NA counters, `reason` noted once.
     void Unprofiled(CUcontext context, DispatchRow row, const std::string& reason);

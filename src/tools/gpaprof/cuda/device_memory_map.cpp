@@ -16,10 +16,10 @@ const char* MemoryKindName(MemoryKind kind) {
     return "memory";
 }
 
-void DeviceMemoryMap::Allocated(CUcontext context, MemoryKind kind, uint64_t base, uint64_t size) {
+void DeviceMemoryMap::Allocated(CUcontext context, MemoryKind kind, uint64_t base, uint64_t size, MemoryOwner owner) {
     if (base == 0 || size == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    allocations_[base] = Allocation{context, kind, size};
+    allocations_[base] = Allocation{context, kind, size, owner};
 }
 
 void DeviceMemoryMap::Freed(uint64_t base) {
@@ -254,6 +254,10 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
         return plan;
     }
     for (const auto& [base, allocation] : allocations_) {
+        if (allocation.owner == MemoryOwner::CommunicationLibrary) {
+            ++plan.communicationAllocations;
+            continue;
+        }
         if (allocation.kind == MemoryKind::Device) {
             if (allocation.context == context) plan.regions.push_back({base, allocation.size});
             continue;
@@ -308,6 +312,14 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
 size_t DeviceMemoryMap::AllocationCount() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return allocations_.size();
+}
+
+bool DeviceMemoryMap::HasCommunicationMemory() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [base, allocation] : allocations_) {
+        if (allocation.owner == MemoryOwner::CommunicationLibrary) return true;
+    }
+    return false;
 }
 
 }  // namespace gpaprof::cuda

@@ -39,6 +39,12 @@ enum class MemoryKind : uint8_t {
 };
 const char* MemoryKindName(MemoryKind kind);
 
+// Who made an allocation. A communication library's (NCCL's, NVSHMEM's: the call came from inside it) is used by
+// that library's kernels alone, which gpaprof never replays (waiting_kernels.h), and its peers on other devices
+// and in other processes write it at any time: a replay that put it back as it was would erase what they wrote
+// meanwhile, and the collective waiting for it would never end. Own replay leaves it alone.
+enum class MemoryOwner : uint8_t { Application, CommunicationLibrary };
+
 struct MemoryRegion {
     uint64_t base = 0;
     uint64_t size = 0;
@@ -49,7 +55,8 @@ class DeviceMemoryMap {
 public:
     // Allocations and frees (after the call succeeded). A free names the base address; freeing memory the map
     // does not know is ignored (it may predate gpaprof or be a library's pool).
-    void Allocated(CUcontext context, MemoryKind kind, uint64_t base, uint64_t size);
+    void Allocated(CUcontext context, MemoryKind kind, uint64_t base, uint64_t size,
+                   MemoryOwner owner = MemoryOwner::Application);
     void Freed(uint64_t base);
     // cuMemUnmap: every mapping inside [base, base + size).
     void Unmapped(uint64_t base, uint64_t size);
@@ -111,16 +118,20 @@ public:
         std::vector<MemoryRegion> regions;  // sorted, disjoint
         uint64_t bytes = 0;
         std::string unsafe;  // empty: the regions are everything the kernel can write
+        size_t communicationAllocations = 0;  // a communication library's allocations, left out (MemoryOwner)
     };
     SavePlan Plan(CUcontext context) const;
 
     size_t AllocationCount() const;
+    // Whether the process has live allocations of a communication library (MemoryOwner).
+    bool HasCommunicationMemory() const;
 
 private:
     struct Allocation {
         CUcontext context = nullptr;
         MemoryKind kind = MemoryKind::Device;
         uint64_t size = 0;
+        MemoryOwner owner = MemoryOwner::Application;
     };
     struct Cubin {
         CUcontext context = nullptr;

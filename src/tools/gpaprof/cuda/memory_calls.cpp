@@ -74,7 +74,30 @@ bool IsMemoryCall(uint32_t cbid) {
     }
 }
 
-void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CUcontext context, bool succeeded) {
+bool IsAllocationCall(uint32_t cbid) {
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemMap:
+        case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CUcontext context, bool succeeded,
+                     MemoryOwner owner) {
     if (!params) return;
     const int capture = GraphCaptureChange(cbid, succeeded);
     if (capture < 0) map->CaptureEnded();
@@ -83,24 +106,24 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
     switch (cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
             const auto& p = As<cuMemAlloc_v2_params>(params);
-            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize);
+            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
             const auto& p = As<cuMemAllocPitch_v2_params>(params);
-            if (p.dptr && p.pPitch) map->Allocated(context, MemoryKind::Device, *p.dptr, *p.pPitch * p.Height);
+            if (p.dptr && p.pPitch) map->Allocated(context, MemoryKind::Device, *p.dptr, *p.pPitch * p.Height, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz: {
             const auto& p = As<cuMemAllocAsync_params>(params);  // the _ptsz struct has the same layout
-            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize);
+            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz: {
             const auto& p = As<cuMemAllocFromPoolAsync_params>(params);
-            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize);
+            if (p.dptr) map->Allocated(context, MemoryKind::Device, *p.dptr, p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
@@ -112,22 +135,22 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
             break;
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged: {
             const auto& p = As<cuMemAllocManaged_params>(params);
-            if (p.dptr) map->Allocated(context, MemoryKind::Managed, *p.dptr, p.bytesize);
+            if (p.dptr) map->Allocated(context, MemoryKind::Managed, *p.dptr, p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost: {
             const auto& p = As<cuMemAllocHost_params>(params);
-            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize);
+            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2: {
             const auto& p = As<cuMemAllocHost_v2_params>(params);
-            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize);
+            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc: {
             const auto& p = As<cuMemHostAlloc_params>(params);
-            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize);
+            if (p.pp) map->Allocated(context, MemoryKind::HostPinned, Address(*p.pp), p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
@@ -135,7 +158,7 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
             break;
         case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2: {
             const auto& p = As<cuMemHostRegister_v2_params>(params);
-            map->Allocated(context, MemoryKind::HostRegistered, Address(p.p), p.bytesize);
+            map->Allocated(context, MemoryKind::HostRegistered, Address(p.p), p.bytesize, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
@@ -143,7 +166,7 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
             break;
         case CUPTI_DRIVER_TRACE_CBID_cuMemMap: {
             const auto& p = As<cuMemMap_params>(params);
-            map->Allocated(context, MemoryKind::VirtualMapped, p.ptr, p.size);
+            map->Allocated(context, MemoryKind::VirtualMapped, p.ptr, p.size, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap: {
@@ -153,7 +176,7 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
         }
         case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2: {
             const auto& p = As<cuIpcOpenMemHandle_v2_params>(params);
-            if (p.pdptr) map->Allocated(context, MemoryKind::Imported, *p.pdptr, 1);
+            if (p.pdptr) map->Allocated(context, MemoryKind::Imported, *p.pdptr, 1, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
@@ -161,12 +184,12 @@ void TrackMemoryCall(DeviceMemoryMap* map, uint32_t cbid, const void* params, CU
             break;
         case CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer: {
             const auto& p = As<cuMemPoolImportPointer_params>(params);
-            if (p.ptr_out) map->Allocated(context, MemoryKind::Imported, *p.ptr_out, 1);
+            if (p.ptr_out) map->Allocated(context, MemoryKind::Imported, *p.ptr_out, 1, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuGraphicsResourceGetMappedPointer_v2: {
             const auto& p = As<cuGraphicsResourceGetMappedPointer_v2_params>(params);
-            if (p.pDevPtr) map->Allocated(context, MemoryKind::Imported, *p.pDevPtr, p.pSize ? *p.pSize : 1);
+            if (p.pDevPtr) map->Allocated(context, MemoryKind::Imported, *p.pDevPtr, p.pSize ? *p.pSize : 1, owner);
             break;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:

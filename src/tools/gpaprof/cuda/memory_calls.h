@@ -15,9 +15,13 @@ namespace gpaprof::cuda {
 // Whether the driver call (CUPTI driver callback id) is one TrackMemoryCall handles.
 bool IsMemoryCall(uint32_t driverCbid);
 
-// Applies a finished call; `params` is CUPTI's parameter struct of the call, `context` the context it ran on.
-// Only successful calls change the map, except the end of a graph capture (which ends it either way).
-void TrackMemoryCall(DeviceMemoryMap* map, uint32_t driverCbid, const void* params, CUcontext context, bool succeeded);
+// Applies a finished call; `params` is CUPTI's parameter struct of the call, `context` the context it ran on,
+// `owner` who made it (allocations only). Only successful calls change the map, except the end of a graph
+// capture (which ends it either way).
+void TrackMemoryCall(DeviceMemoryMap* map, uint32_t driverCbid, const void* params, CUcontext context, bool succeeded,
+                     MemoryOwner owner = MemoryOwner::Application);
+// Whether the call makes memory (an allocation, a mapping, an import): the calls whose owner matters.
+bool IsAllocationCall(uint32_t driverCbid);
 
 // How a finished driver call changes the number of stream captures in progress: +1 for a capture begun, -1 for
 // one ended (successfully or not: an invalidated capture ends too), 0 for any other call.

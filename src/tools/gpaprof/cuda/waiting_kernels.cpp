@@ -20,6 +20,15 @@ bool WaitingKernels::Waits(const std::string& kernelName) const {
     return pattern_ && std::regex_search(kernelName, *pattern_);
 }
 
+bool IsCommunicationLibraryPath(std::string_view path) {
+    const size_t slash = path.rfind('/');
+    const std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    for (const std::string_view library : {"libnccl", "librccl", "libnvshmem"}) {  // libnccl.so.2, its net plugins
+        if (file.substr(0, library.size()) == library) return true;
+    }
+    return false;
+}
+
 LaunchRule RuleFor(const LaunchFacts& launch) {
     if (launch.severalDevices && launch.waiterRunning) return LaunchRule::AfterRunningWaiter;
     if (!launch.waits) return LaunchRule::Profile;

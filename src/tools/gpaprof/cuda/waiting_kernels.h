@@ -8,6 +8,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <string_view>
 
 namespace gpaprof::cuda {
 
@@ -22,6 +23,10 @@ public:
 private:
     std::optional<std::regex> pattern_;
 };
+
+// Whether a shared library is a communication library (NCCL, RCCL, NVSHMEM) by its file path: the memory it
+// allocates is written by its peers at any time (device_memory_map.h, MemoryOwner).
+bool IsCommunicationLibraryPath(std::string_view path);
 
 // What gpaprof -p does with a launch, from what it knows of it (counter_collector.cpp asks at each launch where a
 // kernel waits or the process drives several devices).

@@ -125,6 +125,52 @@ TEST(DeviceMemoryMap, MemoryThatCannotBeRestoredReliablyMakesReplaysFallBack) {
     }
 }
 
+TEST(DeviceMemoryMap, ACommunicationLibrarysMemoryIsLeftAloneAndMakesNoReplayFallBack) {
+    // NCCL's buffers, of any kind: its peers write them at any time, so a replay must never put them back.
+    for (const MemoryKind kind : {MemoryKind::Device, MemoryKind::HostPinned, MemoryKind::VirtualMapped, MemoryKind::Imported}) {
+        DeviceMemoryMap map;
+        map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+        EXPECT_FALSE(map.HasCommunicationMemory());
+        map.Allocated(Context(1), kind, 0x8000, 0x400, MemoryOwner::CommunicationLibrary);
+        EXPECT_TRUE(map.HasCommunicationMemory());
+        DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+        EXPECT_TRUE(plan.unsafe.empty()) << MemoryKindName(kind) << ": " << plan.unsafe;
+        EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x1000, 0x100}})) << MemoryKindName(kind);
+        EXPECT_EQ(plan.communicationAllocations, 1u);
+        if (kind == MemoryKind::VirtualMapped) {
+            map.Unmapped(0x8000, 0x400);
+        } else {
+            map.Freed(0x8000);
+        }
+        EXPECT_FALSE(map.HasCommunicationMemory()) << MemoryKindName(kind) << " released";
+    }
+    // The application's own memory of the same kinds still makes replays fall back.
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::VirtualMapped, 0x8000, 0x400, MemoryOwner::CommunicationLibrary);
+    map.Allocated(Context(1), MemoryKind::VirtualMapped, 0x20000, 0x400);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("cuMemMap"), std::string::npos);
+}
+
+TEST(MemoryCalls, AllocationsCarryTheirOwner) {
+    for (const uint32_t cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,
+                                CUPTI_DRIVER_TRACE_CBID_cuMemMap, CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2}) {
+        EXPECT_TRUE(IsAllocationCall(cbid)) << cbid;
+    }
+    for (const uint32_t cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
+                                CUPTI_DRIVER_TRACE_CBID_cuModuleLoad, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel}) {
+        EXPECT_FALSE(IsAllocationCall(cbid)) << cbid;
+    }
+    DeviceMemoryMap map;
+    CUdeviceptr pointer = 0x5000;
+    cuMemAlloc_v2_params alloc{&pointer, 0x100};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &alloc, Context(1), true, MemoryOwner::CommunicationLibrary);
+    EXPECT_TRUE(map.HasCommunicationMemory());
+    EXPECT_TRUE(map.Plan(Context(1)).regions.empty()) << "NCCL's allocation is not saved";
+    cuMemMap_params mapping{0x9000, 0x1000, 0, 0, 0};
+    TrackMemoryCall(&map, CUPTI_DRIVER_TRACE_CBID_cuMemMap, &mapping, Context(1), true);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("cuMemMap"), std::string::npos) << "the application's mapping";
+}
+
 TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
     DeviceMemoryMap map;
     map.ArrayCreated(Context(1));

@@ -1,5 +1,7 @@
 #include "tools/gpaprof/cuda/waiting_kernels.h"
 
+#include "tools/gpaprof/cuda/caller_frames.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -75,6 +77,26 @@ TEST(WaitingKernels, EveryUnprofiledRuleSaysWhyAndThatCountersAreNA) {
         EXPECT_NE(note.find("GPAPROF_CUDA_WAITING_KERNELS"), std::string::npos) << note;
     }
     EXPECT_NE(RuleNote(LaunchRule::WaitsWithPasses, 6).find("a counter set of 6 passes"), std::string::npos);
+}
+
+TEST(CommunicationLibraries, AreKnownByTheirFileNames) {
+    EXPECT_TRUE(IsCommunicationLibraryPath("/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2"));
+    EXPECT_TRUE(IsCommunicationLibraryPath("libnccl-net.so"));
+    EXPECT_TRUE(IsCommunicationLibraryPath("/opt/rocm/lib/librccl.so.1"));
+    EXPECT_TRUE(IsCommunicationLibraryPath("/usr/lib/libnvshmem_host.so.3"));
+    EXPECT_FALSE(IsCommunicationLibraryPath("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+    EXPECT_FALSE(IsCommunicationLibraryPath("/opt/torch/lib/libtorch_cuda.so"));
+    EXPECT_FALSE(IsCommunicationLibraryPath("/home/me/nccl_tests/libmy.so"));  // the file's name counts, not the folder's
+    EXPECT_FALSE(IsCommunicationLibraryPath(""));
+}
+
+bool NamesThisTest(std::string_view path) { return path.find("gpaprof_cuda_host_tests") != std::string_view::npos; }
+bool NamesNothing(std::string_view) { return false; }
+
+TEST(CommunicationLibraries, TheCallersOfACallAreEveryModuleOnTheStack) {
+    CallerLocator callers;
+    EXPECT_TRUE(callers.CalledFromModule(&NamesThisTest));  // this test's executable is on its own stack
+    EXPECT_FALSE(callers.CalledFromModule(&NamesNothing));
 }
 
 }  // namespace
