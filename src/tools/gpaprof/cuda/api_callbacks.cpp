@@ -146,6 +146,11 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
             if (result == CUDA_SUCCESS && IsAllocationCall(cbid)) {
                 Internal internal;
                 if (callers_.CalledFromModule(&IsCommunicationLibraryPath)) owner = MemoryOwner::CommunicationLibrary;
+                if (debugMemory_) {
+                    std::fprintf(stderr, "gpaprof: debug: %s by %s: %s\n", callback->functionName ? callback->functionName : "?",
+                                 owner == MemoryOwner::CommunicationLibrary ? "a communication library" : "the application",
+                                 CallerLocator::ModulesOnStack().c_str());
+                }
             }
             TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS, owner);
         }

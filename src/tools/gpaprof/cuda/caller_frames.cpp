@@ -272,4 +272,21 @@ bool CallerLocator::CalledFromModule(bool (*matches)(std::string_view path)) {
     return false;
 }
 
+std::string CallerLocator::ModulesOnStack() {
+    void* frames[64];
+    const int count = backtrace(frames, 64);
+    std::string modules, last;
+    for (int i = 1; i < count; ++i) {
+        Dl_info info;
+        std::memset(&info, 0, sizeof info);
+        if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+        std::string name = info.dli_fname;
+        name = name.substr(name.rfind('/') + 1);
+        if (name == last) continue;
+        modules += (modules.empty() ? "" : " < ") + name;
+        last = std::move(name);
+    }
+    return modules;
+}
+
 }  // namespace gpaprof::cuda

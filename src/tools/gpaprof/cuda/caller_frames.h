@@ -50,6 +50,8 @@ public:
     // Whether a module whose file path `matches` is among the callers of the current CUDA call (anywhere on the
     // stack: a library may reach the driver through the runtime).
     bool CalledFromModule(bool (*matches)(std::string_view path));
+    // The file names of the modules on the stack, outermost last, each once in a row (GPAPROF_CUDA_DEBUG=memory).
+    static std::string ModulesOnStack();
 
 private:
     struct Module {

@@ -850,10 +850,10 @@ std::string CounterCollector::UnprofiledReason(CUcontext context, bool waits, bo
 }
 
 std::string CounterCollector::KernelReplayHazard(CUcontext context, const LaunchCall& launch) {
-    if (!replayer_ || !replayer_->HasCommunicationMemory()) return {};
+    if (!communicationMemory_ || !communicationMemory_->HasCommunicationMemory()) return {};
     ContextState* state = StateFor(context);
     if (state->failed || state->chip->plan.groups[0].passes <= 1) return {};
-    std::string why = method_ == ReplayMethod::Cupti ? "GPAPROF_CUDA_REPLAY=cupti" : LaunchReplayer::CannotReplay(launch);
+    std::string why = method_ == ReplayMethod::Cupti || !replayer_ ? "GPAPROF_CUDA_REPLAY=cupti" : LaunchReplayer::CannotReplay(launch);
     if (why.empty()) why = replayer_->UnsafeMemory(launch);
     if (why.empty()) return {};
     return "CUDA counters of some dispatches are NA: in a process that uses NCCL (or another communication library), "

@@ -83,6 +83,8 @@ public:
     // cannot take the launch, puts back all of the device's memory between passes, that library's buffers too,
     // which erases what its peers wrote meanwhile (a torchrun training step hung so, 2026-11-28).
     std::string KernelReplayHazard(CUcontext context, const LaunchCall& launch);
+    // The map that says whether the process has such memory (both replay methods track it).
+    void WatchCommunicationMemory(const DeviceMemoryMap* memory) { communicationMemory_ = memory; }
     // The launch runs unprofiled: the context's configuration decoded first (so that nothing decoded later waits
     // for the kernel), its row written with NA counters, `reason` noted once.
     void Unprofiled(CUcontext context, DispatchRow row, const std::string& reason);
@@ -181,6 +183,7 @@ private:
     std::vector<std::string> requested_;
     uint32_t batch_;
     ReplayMethod method_;
+    const DeviceMemoryMap* communicationMemory_ = nullptr;
     LaunchReplayer* replayer_;
     bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
     bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call

@@ -69,6 +69,7 @@ bool CudaPart::Initialize(std::string* problem) {
     if (const char* debug = std::getenv("GPAPROF_CUDA_DEBUG")) {
         debugRecords_ = std::strstr(debug, "records") != nullptr;
         debugCallbacks_ = std::strstr(debug, "callbacks") != nullptr;
+        debugMemory_ = std::strstr(debug, "memory") != nullptr;
     }
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
@@ -96,8 +97,10 @@ bool CudaPart::Initialize(std::string* problem) {
         if (const char* text = std::getenv("GPAPROF_CUDA_COUNTER_BATCH"); text && *text) {
             batch = static_cast<uint32_t>(std::max(1l, std::strtol(text, nullptr, 10)));
         }
+        // Both replays need to know whose memory there is: a communication library's must never be put back
+        // (device_memory_map.h, MemoryOwner), and CUPTI's kernel replay would.
+        memory_ = std::make_unique<DeviceMemoryMap>();
         if (method == ReplayMethod::Own) {
-            memory_ = std::make_unique<DeviceMemoryMap>();
             replayer_ = std::make_unique<LaunchReplayer>(api_, memory_.get());
             if (trace_) {
                 replayer_->SetReplayObserver([this](bool replaying) {
@@ -112,6 +115,7 @@ bool CudaPart::Initialize(std::string* problem) {
             }
         }
         collector_ = std::make_unique<CounterCollector>(agent_, config.counterNames, batch, method, replayer_.get());
+        collector_->WatchCommunicationMemory(memory_.get());
         const char* ahead = std::getenv("GPAPROF_CUDA_SETUP_AHEAD");
         if (!(ahead && std::string(ahead) == "0")) {
             collector_->UseSetupsAhead(&setupAhead_);

@@ -239,6 +239,7 @@ private:
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
+    bool debugMemory_ = false;     // GPAPROF_CUDA_DEBUG=memory: every allocation with its owner and callers' modules
     bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
     JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner
@@ -252,7 +253,7 @@ private:
     void StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     // The first context on the set-up's device: its counter availability for the set-up thread to bind to.
     void OfferAvailabilityAhead(CUcontext context);
-    std::unique_ptr<DeviceMemoryMap> memory_;       // own replay: what kernels can write
+    std::unique_ptr<DeviceMemoryMap> memory_;       // -p: what kernels can write, and whose it is
     std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
     CallerLocator callers_;
 

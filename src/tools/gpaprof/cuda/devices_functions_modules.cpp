@@ -153,7 +153,7 @@ std::string CudaPart::DeviceName(uint32_t ordinal) {
 }
 
 void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
-    if (!memory_ || !data || !data->resourceDescriptor) return;
+    if (!replayer_ || !memory_ || !data || !data->resourceDescriptor) return;  // module variables: own replay only
     const auto* module = static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor);
     CUcontext context = data->context;
     if (!context) api_->cuCtxGetCurrent(&context);

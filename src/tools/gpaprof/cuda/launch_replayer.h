@@ -97,8 +97,6 @@ public:
 
     // Why what this launch's kernel could write cannot be saved and restored reliably; empty when it can.
     std::string UnsafeMemory(const LaunchCall& launch);
-    // Whether the process has memory of a communication library (NCCL's), which its peers write at any time.
-    bool HasCommunicationMemory() const { return memory_->HasCommunicationMemory(); }
 
     // ---- deferred ----
     // Copies the launch's arguments (cuFuncGetParamInfo gives their sizes); false with the reason.
