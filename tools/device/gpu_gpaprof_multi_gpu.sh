@@ -101,7 +101,10 @@ run single_passes_cupti 90 GPAPROF_CUDA_REPLAY=cupti $G -p --counters "$passes" 
 run single_all 90 X=1 $G -t -p -O --counters "$passes" -o "$work/single_all" -- python3 "$script" --single-process --steps 3
 torchrun="python3 -m torch.distributed.run --standalone --nproc_per_node 2 $script --steps 3"
 run torchrun_all 120 X=1 $G -t -p -O -o "$work/torchrun_all_%q{RANK}" -- $torchrun
-run torchrun_passes 120 X=1 $G -p --counters "$passes" -o "$work/torchrun_passes_%q{RANK}" -- $torchrun
+# Three times: replays that put NCCL's buffers back hung this in 2 of 3 runs (2026-11-28, before the fix).
+for again in "" _2 _3; do
+  run torchrun_passes$again 120 X=1 $G -p --counters "$passes" -o "$work/torchrun_passes${again}_%q{RANK}" -- $torchrun
+done
 run torchrun_passes_cupti 120 GPAPROF_CUDA_REPLAY=cupti $G -p --counters "$passes" -o "$work/torchrun_passes_cupti_%q{RANK}" -- $torchrun
 
 # 3. ncu on the same programs, the same metrics, per device.
