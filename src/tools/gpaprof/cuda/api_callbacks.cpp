@@ -141,9 +141,10 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
             capturesInProgress_.fetch_add(change, std::memory_order_relaxed);
         }
         if (memory_) {
-            // Allocations are rare: the stack walk that names their owner costs nothing per launch.
+            // The stack walk that names an allocation's owner (tens of microseconds) only where a communication
+            // library is loaded: some programs allocate in their loops.
             MemoryOwner owner = MemoryOwner::Application;
-            if (result == CUDA_SUCCESS && IsAllocationCall(cbid)) {
+            if (result == CUDA_SUCCESS && IsAllocationCall(cbid) && callers_.ModuleLoaded(&IsCommunicationLibraryPath)) {
                 Internal internal;
                 if (callers_.CalledFromModule(&IsCommunicationLibraryPath)) owner = MemoryOwner::CommunicationLibrary;
                 if (debugMemory_) {

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <execinfo.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -270,6 +271,43 @@ bool CallerLocator::CalledFromModule(bool (*matches)(std::string_view path)) {
         if (dladdr(frames[i], &info) && info.dli_fname && matches(info.dli_fname)) return true;
     }
     return false;
+}
+
+namespace {
+
+int ReadAdds(struct dl_phdr_info* info, size_t, void* adds) {
+    *static_cast<unsigned long long*>(adds) = info->dlpi_adds;
+    return 1;  // the count is the same in every object's entry: one is enough
+}
+
+struct LoadedScan {
+    bool (*matches)(std::string_view);
+    bool found = false;
+};
+
+int ScanLoaded(struct dl_phdr_info* info, size_t, void* data) {
+    auto* scan = static_cast<LoadedScan*>(data);
+    if (info->dlpi_name && scan->matches(info->dlpi_name)) {
+        scan->found = true;
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+bool CallerLocator::ModuleLoaded(bool (*matches)(std::string_view path)) {
+    unsigned long long adds = 0;
+    dl_iterate_phdr(&ReadAdds, &adds);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (scannedFor_ != matches || adds != scannedAdds_) {
+        LoadedScan scan{matches};
+        dl_iterate_phdr(&ScanLoaded, &scan);
+        scannedFor_ = matches;
+        scannedAdds_ = adds;
+        scannedLoaded_ = scan.found;
+    }
+    return scannedLoaded_;
 }
 
 std::string CallerLocator::ModulesOnStack() {

@@ -50,6 +50,9 @@ public:
     // Whether a module whose file path `matches` is among the callers of the current CUDA call (anywhere on the
     // stack: a library may reach the driver through the runtime).
     bool CalledFromModule(bool (*matches)(std::string_view path));
+    // Whether a module whose file path `matches` is loaded in the process: a scan of the loaded objects, made
+    // again only after the dynamic linker has loaded more (so that a call can afford to ask before a stack walk).
+    bool ModuleLoaded(bool (*matches)(std::string_view path));
     // The file names of the modules on the stack, outermost last, each once in a row (GPAPROF_CUDA_DEBUG=memory).
     static std::string ModulesOnStack();
 
@@ -66,6 +69,9 @@ private:
     static bool InRanges(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t address);
 
     std::mutex mutex_;
+    unsigned long long scannedAdds_ = 0;  // ModuleLoaded: the dynamic linker's count of loaded objects at the last scan
+    bool (*scannedFor_)(std::string_view) = nullptr;
+    bool scannedLoaded_ = false;
     std::vector<uintptr_t> skippedBases_;
     std::vector<std::string> skippedNames_;
     std::unordered_map<uintptr_t, Module> modules_;

@@ -99,5 +99,16 @@ TEST(CommunicationLibraries, TheCallersOfACallAreEveryModuleOnTheStack) {
     EXPECT_FALSE(callers.CalledFromModule(&NamesNothing));
 }
 
+bool NamesTheCLibrary(std::string_view path) { return path.find("libc.so") != std::string_view::npos; }
+
+TEST(CommunicationLibraries, ALoadedModuleIsFoundAndAnAbsentOneIsNot) {
+    CallerLocator callers;
+    EXPECT_TRUE(callers.ModuleLoaded(&NamesTheCLibrary));
+    EXPECT_FALSE(callers.ModuleLoaded(&NamesNothing));
+    EXPECT_FALSE(callers.ModuleLoaded(&NamesNothing)) << "asked again without a scan";
+    EXPECT_TRUE(callers.ModuleLoaded(&NamesTheCLibrary)) << "another question scans again";
+    EXPECT_FALSE(callers.ModuleLoaded(&IsCommunicationLibraryPath)) << "no NCCL in this test";
+}
+
 }  // namespace
 }  // namespace gpaprof::cuda
