@@ -19,7 +19,7 @@ const Params& As(const void* params) {
 
 }  // namespace
 
-bool IsMemoryCall(uint32_t cbid) {
+bool IsAllocationCall(uint32_t cbid) {
     switch (cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2:
@@ -27,21 +27,30 @@ bool IsMemoryCall(uint32_t cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost:
         case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
         case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
         case CUPTI_DRIVER_TRACE_CBID_cuMemMap:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap:
         case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
         case CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool IsMemoryCall(uint32_t cbid) {
+    if (IsAllocationCall(cbid)) return true;
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
+        case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap:
+        case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
         case CUPTI_DRIVER_TRACE_CBID_cuGraphicsResourceGetMappedPointer_v2:
         case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad:
         case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData:
@@ -68,28 +77,6 @@ bool IsMemoryCall(uint32_t cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
         case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
-            return true;
-        default:
-            return false;
-    }
-}
-
-bool IsAllocationCall(uint32_t cbid) {
-    switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemMap:
-        case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2:
-        case CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer:
             return true;
         default:
             return false;
