@@ -62,7 +62,7 @@ if [ -n "${CONTENDERS:-}" ]; then
   contenders=("${chosen[@]}")
 fi
 
-declare -A loops calls
+declare -A loops calls round_loop
 for round in $(seq "$ROUNDS"); do
   for entry in "${contenders[@]}"; do
     IFS='|' read -r name _ command <<< "$entry"
@@ -75,6 +75,7 @@ for round in $(seq "$ROUNDS"); do
       continue
     fi
     loops[$name]="${loops[$name]:-} $loop"
+    round_loop[$name,$round]=$loop
     # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
     written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
     [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
@@ -82,9 +83,19 @@ for round in $(seq "$ROUNDS"); do
 done
 
 # x_ref: the medians' ratio (the figure reported); best: the fastest run's against the reference's fastest, for
-# a machine whose runs fall into two modes (docs/benchmarks.md), where a median of few rounds moves with the mix.
+# a machine whose runs fall into two modes (docs/benchmarks.md), where a median of few rounds moves with the mix;
+# paired: the median of each round's ratio to the reference's run of the same round (a drift slower than a round
+# falls out of it).
 fastest() { printf '%s\n' "$@" | sort -g | head -1; }
-printf '%-16s %12s %11s %10s %8s %-14s %s\n' contender loop_s us/launch x_ref best reference runs
+paired() {
+  local name=$1 reference=$2 ratios=() r
+  for r in $(seq "$ROUNDS"); do
+    [ -n "${round_loop[$name,$r]:-}" ] && [ -n "${round_loop[$reference,$r]:-}" ] &&
+      ratios+=("$(ratio "${round_loop[$name,$r]}" "${round_loop[$reference,$r]}")")
+  done
+  [ ${#ratios[@]} -gt 0 ] && median "${ratios[@]}" || echo 0
+}
+printf '%-16s %12s %11s %10s %8s %8s %-14s %s\n' contender loop_s us/launch x_ref best paired reference runs
 for entry in "${contenders[@]}"; do
   IFS='|' read -r name reference _ <<< "$entry"
   [ -n "${loops[$name]:-}" ] || continue
@@ -94,8 +105,8 @@ for entry in "${contenders[@]}"; do
   r=$(median ${loops[$reference]:-$m})
   # shellcheck disable=SC2086
   best=$(ratio "$(fastest ${loops[$name]})" "$(fastest ${loops[$reference]:-$m})")
-  printf '%-16s %12.4f %11.3f %10.3f %8.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
-    "$(ratio "$m" "$r")" "$best" "$reference" "${loops[$name]}"
+  printf '%-16s %12.4f %11.3f %10.3f %8.3f %8.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
+    "$(ratio "$m" "$r")" "$best" "$(paired "$name" "$reference")" "$reference" "${loops[$name]}"
 done
 for name in "${!calls[@]}"; do
   # shellcheck disable=SC2086
