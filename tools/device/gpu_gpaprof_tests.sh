@@ -78,6 +78,12 @@ if [[ " $steps " == *" bench "* ]]; then
   step "$benchlog" bench_trace 150 bench/trace_overhead.sh
   step "$benchlog" bench_trace_floor 120 bench/trace_floor.sh
   step "$benchlog" bench_launch_bound 150 bench/trace_launch_bound.sh
+  # perf is not installed on the GPU machine: PERF (and PERF_LIBS) name one carried there (docs/benchmarks.md).
+  if [ -n "${PERF:-}" ] || command -v perf > /dev/null; then
+    step "$benchlog" bench_launch_profile 120 bench/trace_launch_profile.sh
+  else
+    echo "bench_launch_profile: skipped, no perf (set PERF)" | tee -a "$benchlog"
+  fi
   step "$benchlog" bench_flush_cost 60 bench/counter_flush_cost.sh
   step "$benchlog" bench_sample 60 bench/sample_overhead.sh
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Where a launch-bound loop's time goes under gpaprof -t: perf's cpu-clock samples of the launching thread, summed
+# by library and turned into microseconds a launch, for the loop alone, gpaprof -t with its callbacks returning at
+# once (what CUPTI's subscription and kernel activity records cost before gpaprof records anything), and gpaprof -t.
+# The difference of the last two columns is gpaprof's own recording; that of the first two is CUPTI's (issue 8).
+# Samples cover the launching thread's whole life (CUDA's start-up too), so the rows of the loop alone add up to
+# more than its loop time; compare the columns, not a column with the loop.
+#
+# Usage: bench/trace_launch_profile.sh [build-dir]
+#   LAUNCHES (200000), ELEMENTS (65536), FREQ (20000 samples a second), PIN ("taskset -c 2-5" on machines of 8
+#   cores or more), PERF (perf's path; found on the PATH otherwise), PERF_LIBS (a folder of libraries for a perf
+#   binary carried from another system: given to perf alone, never to the profiled program).
+source "$(dirname "$0")/common.sh" "$@"
+LAUNCHES=${LAUNCHES:-200000}
+ELEMENTS=${ELEMENTS:-65536}
+FREQ=${FREQ:-20000}
+if [ -z "${PIN+set}" ]; then
+  PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
+fi
+PERF=${PERF:-$(command -v perf)}
+if [ -z "$PERF" ] || ! [ -x "$PERF" ]; then
+  echo "no perf: install it (linux-perf) or set PERF to its path" >&2
+  exit 2
+fi
+perf_cmd=(env ${PERF_LIBS:+LD_LIBRARY_PATH=$PERF_LIBS} "$PERF")
+bench_header "launch-bound profile: $LAUNCHES launches, $ELEMENTS elements, perf cpu-clock at $FREQ Hz, pinned: ${PIN:-no}"
+
+loop=("$BIN/launch_loop" --launches "$LAUNCHES" --elements "$ELEMENTS" --kernel saxpy --warmup 100)
+contenders=(
+  "alone|${loop[*]}"
+  "gpaprof-empty|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- ${loop[*]}"
+  "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
+)
+declare -A cost loop_us dsos
+names=()
+for entry in "${contenders[@]}"; do
+  IFS='|' read -r name command <<< "$entry"
+  names+=("$name")
+  data=$BENCH_TMP/$name.data
+  # shellcheck disable=SC2086  # the command is a word list on purpose
+  "${perf_cmd[@]}" record -q -e cpu-clock -F "$FREQ" -o "$data" -- env -u LD_LIBRARY_PATH $PIN $command > "$BENCH_TMP/$name.out" 2>&1
+  seconds=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/$name.out" | head -1 | cut -d= -f2)
+  if [ -z "$seconds" ]; then
+    echo "   $name: no loop time; its output:"
+    sed 's/^/     /' "$BENCH_TMP/$name.out" | tail -20
+    continue
+  fi
+  loop_us[$name]=$(awk -v s="$seconds" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", s * 1e6 / n}')
+  # The launching thread: the program's thread with the most samples.
+  tid=$("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none --sort pid 2> /dev/null |
+        awk '$2 ~ /:launch_loop$/ {print $2; exit}')
+  tid=${tid%%:*}
+  [ -n "$tid" ] || { echo "   $name: no samples of launch_loop"; continue; }
+  while read -r samples dso; do
+    cost[$name,$dso]=$(awk -v c="$samples" -v f="$FREQ" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", c * 1e6 / f / n}')
+    dsos[$dso]=1
+  # (Sorted by thread and library rather than filtered with --tid: perf 6.1's --tid drops the samples a thread
+  # took after its process exec'd, as gpaprof's child does.)
+  done < <("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none -n --sort pid,dso 2> /dev/null |
+           awk -v t="$tid" '!/^#/ && NF >= 4 && $3 ~ ("^" t ":") {print $2, $4}')
+done
+
+printf '%-34s' "us a launch, launching thread"
+for name in "${names[@]}"; do printf ' %14s' "$name"; done
+echo
+for dso in $(printf '%s\n' "${!dsos[@]}" | sort); do
+  printf '%-34s' "$dso"
+  for name in "${names[@]}"; do printf ' %14s' "${cost[$name,$dso]:--}"; done
+  echo
+done
+printf '%-34s' "sum"
+for name in "${names[@]}"; do
+  printf ' %14s' "$(for dso in "${!dsos[@]}"; do echo "${cost[$name,$dso]:-0}"; done | awk '{s += $1} END {printf "%.2f", s}')"
+done
+echo
+printf '%-34s' "loop time a launch"
+for name in "${names[@]}"; do printf ' %14s' "${loop_us[$name]:--}"; done
+echo
+grep -h -o '([0-9]* API calls' "$BENCH_TMP/gpaprof.out" 2> /dev/null | head -1 | sed 's/^(/   (gpaprof wrote /; s/$/)/'
