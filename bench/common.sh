@@ -32,3 +32,11 @@ device_line() {
 bench_header() {  # bench_header NAME
   echo "== $1 — $(date -u +%Y-%m-%dT%H:%MZ) — $(device_line)"
 }
+
+# PIN (a command prefix that pins a run to cores): "taskset -c 2-5" on machines of 8 cores or more, unless set (PIN=
+# runs unpinned). The launch-bound benchmarks pin every contender to the same cores.
+bench_default_pin() {
+  if [ -z "${PIN+set}" ]; then
+    PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
+  fi
+}

@@ -18,9 +18,7 @@ LAUNCHES=${LAUNCHES:-50000}
 ELEMENTS=${ELEMENTS:-65536}
 ROUNDS=${ROUNDS:-7}
 WARMUP=${WARMUP:-100}
-if [ -z "${PIN+set}" ]; then
-  PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
-fi
+bench_default_pin
 if [ -z "${NSYS+set}" ]; then
   NSYS=$(command -v nsys || ls /opt/nvidia/nsight-systems/*/bin/nsys /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2> /dev/null | head -1)
 fi

@@ -14,9 +14,7 @@ source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-200000}
 ELEMENTS=${ELEMENTS:-65536}
 FREQ=${FREQ:-20000}
-if [ -z "${PIN+set}" ]; then
-  PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
-fi
+bench_default_pin
 PERF=${PERF:-$(command -v perf)}
 if [ -z "$PERF" ] || ! [ -x "$PERF" ]; then
   echo "no perf: install it (linux-perf) or set PERF to its path" >&2
