@@ -91,10 +91,32 @@ TEST(Options, ErrorsSayWhatIsWrong) {
     EXPECT_FALSE(Parse({"--force-passes", "0"}, &options, &error));
 }
 
+// ncu's option: node (the default) or graph, nothing else.
+TEST(Options, GraphProfilingTakesNodeOrGraph) {
+    Options options;
+    std::string error;
+    ASSERT_TRUE(Parse({"-p", "app"}, &options, &error)) << error;
+    EXPECT_EQ(options.graphProfiling, "node");
+    ASSERT_TRUE(Parse({"-p", "--graph-profiling", "graph", "app"}, &options, &error)) << error;
+    EXPECT_EQ(options.graphProfiling, "graph");
+    ASSERT_TRUE(Parse({"--graph-profiling=node", "app"}, &options, &error)) << error;
+    EXPECT_EQ(options.graphProfiling, "node");
+    for (const char* bad : {"Graph", "nodes", "", "range"}) {
+        Options rejected;
+        EXPECT_FALSE(Parse({"--graph-profiling", bad, "app"}, &rejected, &error)) << bad;
+        EXPECT_NE(error.find("--graph-profiling"), std::string::npos) << error;
+        EXPECT_NE(error.find("node or graph"), std::string::npos) << error;
+        EXPECT_NE(error.find(std::string("'") + bad + "'"), std::string::npos) << error;
+    }
+    EXPECT_FALSE(Parse({"--graph-profiling"}, &options, &error));
+    EXPECT_NE(error.find("needs a value"), std::string::npos);
+}
+
 TEST(Options, HelpNamesEveryOption) {
     const std::string help = HelpText();
     for (const char* name : {"-t,", "-p,", "-O,", "-o,", "-N,", "-c,", "-K,", "-s,", "-F,", "-M,", "-y,", "--kernel-regex",
-                             "--launch-skip", "--startdisabled", "-l,", "-e,", "%p", "%q{NAME}", "128+N", "--help"}) {
+                             "--launch-skip", "--startdisabled", "-l,", "-e,", "%p", "%q{NAME}", "128+N", "--help",
+                             "--graph-profiling <node|graph>", "GraphLaunch and GraphNode"}) {
         EXPECT_NE(help.find(name), std::string::npos) << name;
     }
 }

@@ -289,6 +289,7 @@ TEST(AgentConfig, SerializesAndParses) {
     config.durationMs = 6;
     config.forceSinglePass = true;
     config.forcePasses = 3;
+    config.graphProfiling = "graph";
     config.progress = false;
     config.spoolDirectory = "/tmp/s";
     config.outputTemplate = "/tmp/out_%p";
@@ -300,6 +301,16 @@ TEST(AgentConfig, SerializesAndParses) {
     EXPECT_EQ(parsed->Serialize(), config.Serialize());
     EXPECT_EQ(parsed->kernels, config.kernels);
     EXPECT_EQ(parsed->launchCount, 4u);
+    EXPECT_EQ(parsed->graphProfiling, "graph");
+    EXPECT_NE(config.Serialize().find("\ngraphProfiling=graph\n"), std::string::npos);
+    // Absent (a config of an older gpaprof): node; anything but node or graph is refused.
+    ASSERT_TRUE(AgentConfig::Parse("spoolDir=/x\n", &error).has_value());
+    EXPECT_EQ(AgentConfig::Parse("spoolDir=/x\n", &error)->graphProfiling, "node");
+    EXPECT_EQ(AgentConfig::Parse("spoolDir=/x\ngraphProfiling=node\n", &error)->graphProfiling, "node");
+    EXPECT_FALSE(AgentConfig::Parse("spoolDir=/x\ngraphProfiling=nodes\n", &error).has_value());
+    EXPECT_NE(error.find("graphProfiling"), std::string::npos) << error;
+    EXPECT_NE(error.find("node or graph"), std::string::npos) << error;
+    EXPECT_FALSE(AgentConfig::Parse("spoolDir=/x\ngraphProfiling=\n", &error).has_value());
     EXPECT_FALSE(AgentConfig::Parse("trace=2\nspoolDir=/x\n", &error).has_value());
     EXPECT_NE(error.find("trace"), std::string::npos);
     EXPECT_FALSE(AgentConfig::Parse("trace=1\n", &error).has_value());

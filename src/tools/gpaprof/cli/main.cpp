@@ -356,6 +356,7 @@ int Main(int argc, char** argv) {
         config.durationMs = options.durationMs;
         config.forceSinglePass = options.forceSinglePass;
         config.forcePasses = options.forcePasses;
+        config.graphProfiling = options.graphProfiling;
         config.progress = options.progress && !options.quiet;
         config.spoolDirectory = spoolDirectory;
         config.outputTemplate = outputTemplate;

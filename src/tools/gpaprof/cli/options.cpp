@@ -155,6 +155,15 @@ const std::vector<OptionSpec>& Specs() {
              o.forcePasses = static_cast<uint32_t>(passes);
              return true;
          }},
+        {{"--graph-profiling"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             if (v != "node" && v != "graph") {
+                 *e = "--graph-profiling takes node or graph, not '" + v + "'";
+                 return false;
+             }
+             o.graphProfiling = v;
+             return true;
+         }},
         {{"--keep-temp"}, false, [](Options& o, const std::string&, std::string*) { return o.keepTemporary = true; }},
         {{"--no-progress"}, false,
          [](Options& o, const std::string&, std::string*) {
@@ -281,6 +290,11 @@ Counters (-p):
   -c, --counterfile <file> Counters to collect, one per line; may be given more than once.
   -l, --list               List the counters of every OpenCL device, then exit.
       --singlepass         Never replay a dispatch: counters that need more passes are NA.
+      --graph-profiling <node|graph>
+                           CUDA graphs: node (default) gives every kernel node of every graph launch its
+                           own row, in the graph's order, with GraphLaunch and GraphNode columns; graph
+                           gives one row per graph launch with counters summed over the whole graph
+                           (GPUTime = the graph's device time).
 
 Which dispatches (-p and -O; the trace always has every call):
   -K, --kernellistfile <f> Only kernels named in the file (one per line).

@@ -37,6 +37,7 @@ struct Options {
     bool listCounters = false;           // -l
     bool forceSinglePass = false;        // --singlepass
     uint32_t forcePasses = 0;            // --force-passes (testing aid)
+    std::string graphProfiling = "node"; // --graph-profiling node|graph (CUDA graphs; ncu's name)
     bool keepTemporary = false;          // --keep-temp
     bool progress = true;                // --no-progress turns it off
     bool quiet = false;                  // -q

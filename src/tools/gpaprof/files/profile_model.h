@@ -119,6 +119,11 @@ struct DispatchRow {
     std::optional<uint64_t> sgprs;
     std::optional<uint64_t> scratchRegs;  // OpenCL/CUDA only
     std::optional<double> kernelOccupancy;  // percent; NA when it cannot be computed
+    // CUDA graphs: the row came from the graphLaunch-th graph launch of the process (1-based) and, in node mode,
+    // from the graph node CUPTI numbers graphNode (the .atp kernel line's graphNode=); whole-graph rows
+    // (--graph-profiling graph) have no node. Both empty for a dispatch launched on its own.
+    std::optional<uint64_t> graphLaunch;
+    std::optional<uint64_t> graphNode;
     std::vector<CounterValue> counters;   // in the order of CsvFile::counterNames
     bool operator==(const DispatchRow&) const = default;
 };
@@ -135,6 +140,9 @@ struct CsvFile {
     std::optional<std::vector<std::string>> kernelsProfiled;
     std::optional<uint64_t> maxKernelsToProfile;
     bool hasKernelOccupancyColumn = true;  // the seed's column; readers of older files may lack it
+    // GraphLaunch and GraphNode after KernelOccupancy: written when set (the assembler sets it when a row came from
+    // a CUDA graph launch, AnyGraphRow), read from the column row.
+    bool hasGraphColumns = false;
     std::vector<std::string> counterNames;
     std::vector<DispatchRow> rows;
     bool operator==(const CsvFile&) const = default;

@@ -35,6 +35,7 @@ std::string AgentConfig::Serialize() const {
     Put(&text, "startDelayMs", startDelayMs);
     Put(&text, "durationMs", durationMs);
     Put(&text, "forceSinglePass", forceSinglePass);
+    Put(&text, "graphProfiling", graphProfiling);
     Put(&text, "forcePasses", static_cast<uint64_t>(forcePasses));
     Put(&text, "progress", progress);
     Put(&text, "spoolDir", spoolDirectory);
@@ -87,7 +88,11 @@ std::optional<AgentConfig> AgentConfig::Parse(const std::string& text, std::stri
         else if (key == "startDelayMs") good = number(&config.startDelayMs);
         else if (key == "durationMs") good = number(&config.durationMs);
         else if (key == "forceSinglePass") good = flag(&config.forceSinglePass);
-        else if (key == "forcePasses") {
+        else if (key == "graphProfiling") {
+            // The CUDA part acts on it; a value it does not know must not silently mean "node".
+            good = value == "node" || value == "graph";
+            if (good) config.graphProfiling = value;
+        } else if (key == "forcePasses") {
             good = number(&scratch) && scratch <= 64;
             config.forcePasses = static_cast<uint32_t>(scratch);
         } else if (key == "progress") good = flag(&config.progress);
@@ -100,6 +105,7 @@ std::optional<AgentConfig> AgentConfig::Parse(const std::string& text, std::stri
         }
         if (!good) {
             *error = "config line " + std::to_string(lineNumber) + ": bad value for " + std::string(key) + ": '" + value + "'";
+            if (key == "graphProfiling") *error += " (node or graph)";
             return std::nullopt;
         }
     }

@@ -29,6 +29,9 @@ struct AgentConfig {
     uint64_t startDelayMs = 0;
     uint64_t durationMs = 0;             // 0: no limit
     bool forceSinglePass = false;
+    // --graph-profiling: "node" (every kernel node of a CUDA graph launch is a dispatch) or "graph" (one row per
+    // graph launch, its counters over the whole graph).
+    std::string graphProfiling = "node";
     uint32_t forcePasses = 0;            // testing aid: replay each profiled dispatch into this many passes
     bool progress = true;
     std::string spoolDirectory;
