@@ -14,7 +14,8 @@
 namespace gpaprof {
 namespace {
 
-std::string GoodCsv() {
+// `graphs`: a CUDA file whose rows 3 and 4 came from graph launches (GraphLaunch/GraphNode columns, NULL sizes).
+std::string GoodCsv(bool graphs = false) {
     CsvFile file;
     file.session.profilerVersion = "0.1.0";
     file.session.application = "/bin/app";
@@ -31,8 +32,14 @@ std::string GoodCsv() {
         row.timeMs = 0.5 * static_cast<double>(i);
         row.kernelOccupancy = 12.5;
         row.counters = {CounterValue::Real("GPUTime", 0.5)};
+        if (graphs && i >= 3) {
+            row.graphLaunch = i;
+            if (i == 3) row.graphNode = 77;
+            else row.globalWorkSize = row.workGroupSize = WorkSize::Unspecified();
+        }
         file.rows.push_back(row);
     }
+    file.hasGraphColumns = AnyGraphRow(file.rows);
     return WriteCsv(file);
 }
 
@@ -138,6 +145,11 @@ TEST(ReaderFuzz, CsvNeverCrashes) {
     Fuzz(GoodCsv(), [](const std::string& text, ReadOptions options) { return ParseCsv(text, options); }, 1);
 }
 
+TEST(ReaderFuzz, CsvWithGraphColumnsNeverCrashes) {
+    ASSERT_NE(GoodCsv(true).find(", GraphLaunch, GraphNode, GPUTime\n"), std::string::npos);
+    Fuzz(GoodCsv(true), [](const std::string& text, ReadOptions options) { return ParseCsv(text, options); }, 5);
+}
+
 TEST(ReaderFuzz, AtpNeverCrashes) {
     Fuzz(GoodAtp(), [](const std::string& text, ReadOptions options) { return ParseAtp(text, options); }, 2);
 }
@@ -152,6 +164,12 @@ TEST(ReaderFuzz, SpoolRecordsNeverCrash) {
         spool::Encode(spool::CallRecord{"ocl", 1, 2, ApiCall{3, "clFinish", std::string("CL_SUCCESS"), {"0x1", "x\ty"}, 4, 5,
                                                           std::nullopt, std::nullopt, std::nullopt}}),
         spool::Encode(spool::DispatchRecord{"OpenCL", DispatchRow{}}),
+        spool::Encode(spool::DispatchRecord{"CUDA", [] {
+            DispatchRow row;
+            row.graphLaunch = 2;
+            row.graphNode = 5;
+            return row;
+        }()}),
         spool::Encode(spool::OccupancyRecord{1, OccupancyRow{}}),
         spool::Encode(spool::ProcessRecord{1, 2, "a", "b", "c", "d", 3}),
     };

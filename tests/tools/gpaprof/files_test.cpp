@@ -82,6 +82,7 @@ TEST(CsvFile, ReaderGivesEveryFieldBack) {
     EXPECT_EQ(file.session.osVersion, "Debian GNU/Linux 12 (bookworm) Build 6.1.0");
     EXPECT_EQ(file.flavor, CsvFlavor::OpenCL);
     EXPECT_TRUE(file.hasKernelOccupancyColumn);
+    EXPECT_FALSE(file.hasGraphColumns);
     EXPECT_EQ(file.counterNames, (std::vector<std::string>{"GPUTime", "Wavefronts"}));
     ASSERT_EQ(file.rows.size(), 2u);
     const DispatchRow& first = file.rows[0];
@@ -171,6 +172,85 @@ TEST(CsvFile, HsaFlavorHasItsColumns) {
     ASSERT_TRUE(parsed.ok()) << parsed.Describe();
     EXPECT_EQ(parsed.file.flavor, CsvFlavor::HSA);
     EXPECT_FALSE(parsed.file.rows[0].callIndex.has_value());
+}
+
+// CUDA graphs: GraphLaunch and GraphNode after KernelOccupancy in a file with rows of graph launches; an eager row
+// has NA in both, a whole-graph row (--graph-profiling graph) NA as its node and NULL work sizes.
+TEST(CsvFile, GraphColumnsFollowKernelOccupancy) {
+    CsvFile file = Csv();
+    file.api = "CUDA";
+    file.rows[1].graphLaunch = 1;
+    file.rows[1].graphNode = 18446744073709551615ull;
+    DispatchRow whole = file.rows[1];
+    whole.executionOrder = 3;
+    whole.graphLaunch = 2;
+    whole.graphNode.reset();
+    whole.globalWorkSize = WorkSize::Unspecified();
+    whole.workGroupSize = WorkSize::Unspecified();
+    file.rows.push_back(whole);
+    EXPECT_TRUE(AnyGraphRow(file.rows));
+    EXPECT_FALSE(AnyGraphRow(Csv().rows));
+    file.hasGraphColumns = AnyGraphRow(file.rows);
+    const std::string text = WriteCsv(file);
+    EXPECT_NE(text.find("\nMethod, ExecutionOrder, ThreadID, CallIndex, GlobalWorkSize, WorkGroupSize, Time, LocalMemSize, "
+                        "VGPRs, SGPRs, ScratchRegs, KernelOccupancy, GraphLaunch, GraphNode, GPUTime, Wavefronts\n"
+                        "vector_add__k1_CPU, 1, 4242, 17, {   1024       1       1}, NULL,         0.01235, 0, NA, NA, NA, "
+                        "NA, NA, NA,         0.01, 16\n"
+                        "fill_2d__k2_Tahiti1, 2, 4242, 30, {     32      32       1}, {    8     8     1},      1234.50000, "
+                        "256, 24, 16, 0,        62.50, 1, 18446744073709551615,      1234.50, NA\n"
+                        "fill_2d__k2_Tahiti1, 3, 4242, 30, NULL, NULL,      1234.50000, 256, 24, 16, 0,        62.50, 2, NA,"
+                        "      1234.50, NA\n"),
+              std::string::npos)
+        << text;
+    Parsed<CsvFile> parsed = ParseCsv(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_TRUE(parsed.file.hasGraphColumns);
+    EXPECT_EQ(parsed.file.counterNames, (std::vector<std::string>{"GPUTime", "Wavefronts"})) << "never counters";
+    ASSERT_EQ(parsed.file.rows.size(), 3u);
+    EXPECT_FALSE(parsed.file.rows[0].graphLaunch.has_value());
+    EXPECT_FALSE(parsed.file.rows[0].graphNode.has_value());
+    EXPECT_EQ(parsed.file.rows[1].graphLaunch, 1u);
+    EXPECT_EQ(parsed.file.rows[1].graphNode, 18446744073709551615ull);
+    EXPECT_EQ(parsed.file.rows[2].graphLaunch, 2u);
+    EXPECT_FALSE(parsed.file.rows[2].graphNode.has_value());
+    EXPECT_FALSE(parsed.file.rows[2].globalWorkSize.specified());
+    EXPECT_FALSE(parsed.file.rows[2].workGroupSize.specified());
+    EXPECT_EQ(parsed.file.rows[2].counters.size(), 2u);
+    EXPECT_EQ(WriteCsv(parsed.file), text) << "written again, byte for byte";
+
+    // The HSA layout takes them after its KernelOccupancy too.
+    file.flavor = CsvFlavor::HSA;
+    file.api = "HSA";
+    EXPECT_EQ(CsvStatisticColumns(CsvFlavor::HSA, true, true).back(), "GraphNode");
+    Parsed<CsvFile> hsa = ParseCsv(WriteCsv(file), {true});
+    ASSERT_TRUE(hsa.ok()) << hsa.Describe();
+    EXPECT_EQ(hsa.file.rows[1].graphNode, 18446744073709551615ull);
+    EXPECT_EQ(WriteCsv(hsa.file), WriteCsv(file));
+}
+
+TEST(CsvFile, GraphColumnsAreStatisticsAndCheckedLikeThem) {
+    for (const char* name : {"GraphLaunch", "GraphNode", "KernelOccupancy", "Method", "CallIndex"}) {
+        EXPECT_TRUE(IsCsvStatisticColumn(name)) << name;
+    }
+    EXPECT_FALSE(IsCsvStatisticColumn("GPUTime"));
+    EXPECT_EQ(CsvStatisticColumns(CsvFlavor::OpenCL, true), CsvStatisticColumns(CsvFlavor::OpenCL, true, false));
+    const std::string columns =
+        "#ProfileFileVersion=3.0\n#ListSeparator=,\nMethod, ExecutionOrder, ThreadID, GlobalWorkSize, WorkGroupSize, "
+        "GraphLaunch, GraphNode, GPUTime\n";
+    Parsed<CsvFile> parsed = ParseCsv(columns + "k__k1_X1, 1, 2, NULL, NULL, 3, NA, 0.5\n"
+                                                "k__k1_X1, 2, 2, {1 1 1}, NULL, x, 4, 0.5\n"
+                                                "k__k1_X1, 3, 2, {1 1 1}, NULL, NA, -1, 0.5\n");
+    ASSERT_EQ(parsed.problems.size(), 2u) << parsed.Describe();
+    EXPECT_EQ(parsed.problems[0].line, 5u);
+    EXPECT_NE(parsed.problems[0].message.find("GraphLaunch is 'x', expected an unsigned integer or NA"), std::string::npos);
+    EXPECT_EQ(parsed.problems[1].line, 6u);
+    EXPECT_NE(parsed.problems[1].message.find("GraphNode is '-1'"), std::string::npos);
+    ASSERT_EQ(parsed.file.rows.size(), 1u);
+    EXPECT_EQ(parsed.file.rows[0].graphLaunch, 3u);
+    EXPECT_EQ(parsed.file.counterNames, std::vector<std::string>{"GPUTime"});
+    EXPECT_TRUE(parsed.file.hasGraphColumns);
+    // A GlobalWorkSize that is neither a size nor NULL is still refused.
+    EXPECT_FALSE(ParseCsv(columns + "k__k1_X1, 1, 2, {}, NULL, 3, NA, 0.5\n").ok());
 }
 
 TEST(CsvFile, StrictReadingFindsWhatTheLayoutDoesNotWrite) {

@@ -22,14 +22,8 @@ constexpr const char* kVgprs = "VGPRs";
 constexpr const char* kSgprs = "SGPRs";
 constexpr const char* kScratchRegs = "ScratchRegs";
 constexpr const char* kKernelOccupancy = "KernelOccupancy";
-
-bool IsStatisticColumn(std::string_view name) {
-    for (const char* known : {kMethod, kExecutionOrder, kThreadId, kCallIndex, kGlobalWorkSize, kWorkGroupSize, kTime,
-                              kLocalMemSize, kVgprs, kSgprs, kScratchRegs, kKernelOccupancy}) {
-        if (name == known) return true;
-    }
-    return false;
-}
+constexpr const char* kGraphLaunch = "GraphLaunch";
+constexpr const char* kGraphNode = "GraphNode";
 
 void AppendSize(std::string* out, const WorkSize& size, int width) {
     out->push_back('{');
@@ -88,7 +82,7 @@ std::optional<std::optional<uint64_t>> ParseOptionalUnsigned(std::string_view te
 
 }  // namespace
 
-std::vector<std::string> CsvStatisticColumns(CsvFlavor flavor, bool withKernelOccupancy) {
+std::vector<std::string> CsvStatisticColumns(CsvFlavor flavor, bool withKernelOccupancy, bool withGraphColumns) {
     std::vector<std::string> columns;
     if (flavor == CsvFlavor::OpenCL) {
         columns = {kMethod, kExecutionOrder, kThreadId, kCallIndex, kGlobalWorkSize, kWorkGroupSize,
@@ -97,10 +91,28 @@ std::vector<std::string> CsvStatisticColumns(CsvFlavor flavor, bool withKernelOc
         columns = {kMethod, kExecutionOrder, kThreadId, kGlobalWorkSize, kWorkGroupSize, kLocalMemSize, kVgprs, kSgprs};
     }
     if (withKernelOccupancy) columns.push_back(kKernelOccupancy);
+    if (withGraphColumns) {
+        columns.push_back(kGraphLaunch);
+        columns.push_back(kGraphNode);
+    }
     return columns;
 }
 
-std::string FormatGlobalWorkSize(const WorkSize& size) { return FormatSize(size, 7); }
+bool IsCsvStatisticColumn(std::string_view name) {
+    for (const char* known : {kMethod, kExecutionOrder, kThreadId, kCallIndex, kGlobalWorkSize, kWorkGroupSize, kTime,
+                              kLocalMemSize, kVgprs, kSgprs, kScratchRegs, kKernelOccupancy, kGraphLaunch, kGraphNode}) {
+        if (name == known) return true;
+    }
+    return false;
+}
+
+bool AnyGraphRow(const std::vector<DispatchRow>& rows) {
+    return std::any_of(rows.begin(), rows.end(), [](const DispatchRow& row) { return row.graphLaunch.has_value(); });
+}
+
+std::string FormatGlobalWorkSize(const WorkSize& size) {
+    return size.specified() ? FormatSize(size, 7) : std::string("NULL");
+}
 
 std::string FormatWorkGroupSize(const WorkSize& size) {
     return size.specified() ? FormatSize(size, 5) : std::string("NULL");
@@ -150,7 +162,8 @@ void WriteCsvTo(const CsvFile& file, TextOutput* out) {
         lines.push_back("#MaxNumberOfKernelsToProfile=" + std::to_string(*file.maxKernelsToProfile));
     }
 
-    std::vector<std::string> columns = CsvStatisticColumns(file.flavor, file.hasKernelOccupancyColumn);
+    std::vector<std::string> columns =
+        CsvStatisticColumns(file.flavor, file.hasKernelOccupancyColumn, file.hasGraphColumns);
     for (const std::string& counter : file.counterNames) columns.push_back(counter);
     const char separator = session.listSeparator;
     lines.push_back(JoinFields(columns, separator, true));
@@ -177,7 +190,11 @@ void WriteCsvTo(const CsvFile& file, TextOutput* out) {
             AppendOptionalUnsigned(&text, row.callIndex);
         }
         next();
-        AppendSize(&text, row.globalWorkSize, 7);
+        if (row.globalWorkSize.specified()) {
+            AppendSize(&text, row.globalWorkSize, 7);
+        } else {
+            text.append("NULL");  // a whole CUDA graph (--graph-profiling graph) has no one grid
+        }
         next();
         if (row.workGroupSize.specified()) {
             AppendSize(&text, row.workGroupSize, 5);
@@ -209,6 +226,12 @@ void WriteCsvTo(const CsvFile& file, TextOutput* out) {
             } else {
                 text.append("NA");
             }
+        }
+        if (file.hasGraphColumns) {
+            next();
+            AppendOptionalUnsigned(&text, row.graphLaunch);
+            next();
+            AppendOptionalUnsigned(&text, row.graphNode);
         }
         for (size_t i = 0; i < file.counterNames.size(); ++i) {
             next();
@@ -311,8 +334,9 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
     auto has = [&](const char* name) { return std::find(columns.begin(), columns.end(), name) != columns.end(); };
     file.flavor = (has(kCallIndex) || has(kTime) || has(kScratchRegs)) ? CsvFlavor::OpenCL : CsvFlavor::HSA;
     file.hasKernelOccupancyColumn = has(kKernelOccupancy);
+    file.hasGraphColumns = has(kGraphLaunch) || has(kGraphNode);
     for (const std::string& column : columns) {
-        if (!IsStatisticColumn(column)) file.counterNames.push_back(column);
+        if (!IsCsvStatisticColumn(column)) file.counterNames.push_back(column);
         if (column.empty()) problem(columnLine, "empty column name");
     }
     for (const char* required : {kExecutionOrder, kThreadId, kGlobalWorkSize, kWorkGroupSize}) {
@@ -355,7 +379,8 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
                 if (column == kExecutionOrder) row.executionOrder = *number;
                 else if (column == kThreadId) row.threadId = *number;
                 else row.localMemSize = *number;
-            } else if (column == kCallIndex || column == kVgprs || column == kSgprs || column == kScratchRegs) {
+            } else if (column == kCallIndex || column == kVgprs || column == kSgprs || column == kScratchRegs ||
+                       column == kGraphLaunch || column == kGraphNode) {
                 std::optional<std::optional<uint64_t>> number = ParseOptionalUnsigned(value);
                 if (!number) {
                     bad(column, value, "an unsigned integer or NA");
@@ -364,10 +389,13 @@ Parsed<CsvFile> ParseCsv(std::string_view text, ReadOptions options) {
                 if (column == kCallIndex) row.callIndex = *number;
                 else if (column == kVgprs) row.vgprs = *number;
                 else if (column == kSgprs) row.sgprs = *number;
-                else row.scratchRegs = *number;
+                else if (column == kScratchRegs) row.scratchRegs = *number;
+                else if (column == kGraphLaunch) row.graphLaunch = *number;
+                else row.graphNode = *number;
             } else if (column == kGlobalWorkSize) {
+                if (value == "NULL") continue;  // a whole CUDA graph's row
                 std::optional<WorkSize> size = ParseSize(value);
-                if (!size) bad(column, value, "{x y z}");
+                if (!size) bad(column, value, "{x y z} or NULL");
                 else row.globalWorkSize = *size;
             } else if (column == kWorkGroupSize) {
                 if (value == "NULL") continue;
