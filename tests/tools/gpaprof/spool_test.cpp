@@ -68,6 +68,46 @@ TEST(SpoolRecords, EveryRecordRoundTrips) {
     for (const spool::Record& record : records) EXPECT_EQ(RoundTrip(record), record) << spool::Encode(record);
 }
 
+// CUDA graphs: a row's graph launch and node travel as two optional fields after the counters, written only on
+// rows of a graph launch, so that an eager row's line is what it was before and decodes with both empty.
+TEST(SpoolRecords, GraphFieldsOfADispatchRow) {
+    DispatchRow eager;
+    eager.method = "_Z1kv__k1_NVIDIA H2001";
+    eager.executionOrder = 1;
+    eager.globalWorkSize = WorkSize::Of({256, 1, 1});
+    eager.workGroupSize = WorkSize::Of({256, 1, 1});
+    eager.counters = {CounterValue::Time("GPUTime", 0.5)};
+    const std::string eagerLine = spool::Encode(spool::DispatchRecord{"CUDA", eager});
+    const std::string lastCounter = "\tGPUTime\t3\t0\t0.5\n";
+    ASSERT_GT(eagerLine.size(), lastCounter.size());
+    EXPECT_EQ(eagerLine.substr(eagerLine.size() - lastCounter.size()), lastCounter) << eagerLine;
+
+    DispatchRow node = eager;
+    node.graphLaunch = 3;
+    node.graphNode = UINT64_MAX;
+    const std::string nodeLine = spool::Encode(spool::DispatchRecord{"CUDA", node});
+    EXPECT_EQ(nodeLine, eagerLine.substr(0, eagerLine.size() - 1) + "\t3\t18446744073709551615\n");
+    DispatchRow whole = eager;  // --graph-profiling graph: no node, no work sizes, no counters
+    whole.graphLaunch = 4;
+    whole.globalWorkSize = WorkSize::Unspecified();
+    whole.workGroupSize = WorkSize::Unspecified();
+    whole.counters.clear();
+    DispatchRow nodeOnly = eager;
+    nodeOnly.graphNode = 9;
+    for (const DispatchRow& row : {eager, node, whole, nodeOnly}) {
+        const spool::Record record = spool::DispatchRecord{"CUDA", row};
+        EXPECT_EQ(RoundTrip(record), record) << spool::Encode(record);
+    }
+    std::string error;
+    std::optional<spool::Record> decoded = spool::Decode(nodeLine.substr(0, nodeLine.size() - 1), &error);
+    ASSERT_TRUE(decoded.has_value()) << error;
+    EXPECT_EQ(std::get<spool::DispatchRecord>(*decoded).row.graphNode, UINT64_MAX);
+    // One trailing field alone, three, or a non-number: not a record.
+    for (const std::string& tail : {std::string("\t3"), std::string("\t3\t4\t5"), std::string("\tx\t4")}) {
+        EXPECT_FALSE(spool::Decode(eagerLine.substr(0, eagerLine.size() - 1) + tail, &error).has_value()) << tail;
+    }
+}
+
 // The CUDA part writes each call's line field by field: the same line as the CallRecord it stands for.
 TEST(SpoolRecords, CallLinesEncodedDirectlyAreCallRecords) {
     for (const bool withReturn : {true, false}) {
@@ -240,6 +280,38 @@ public:
         return out;
     }
 };
+
+// The .csv gets the GraphLaunch/GraphNode columns exactly when a row came from a CUDA graph launch.
+TEST(SpoolAssembler, GraphColumnsWhenAnyRowIsOfAGraph) {
+    DispatchRow eager;
+    eager.method = "_Z1kv__k1_NVIDIA H2001";
+    eager.executionOrder = 1;
+    eager.threadId = 7;
+    eager.globalWorkSize = WorkSize::Of({256});
+    eager.counters = {CounterValue::Time("GPUTime", 0.5)};
+    DispatchRow node = eager;
+    node.executionOrder = 2;
+    node.graphLaunch = 1;
+    node.graphNode = 12;
+    AssemblyOptions options;
+    options.counters = true;
+    auto assemble = [&](const std::vector<DispatchRow>& rows) {
+        std::vector<spool::Record> records = {spool::ProcessRecord{42, 1, "/bin/app", "", "/work", "/out/base", 1},
+                                              spool::CounterListRecord{"CUDA", {"GPUTime"}}};
+        for (const DispatchRow& row : rows) records.push_back(spool::DispatchRecord{"CUDA", row});
+        return AssembleSpool(Spool(records), options, nullptr);
+    };
+    AssembledProcess eagerOnly = assemble({eager});
+    ASSERT_TRUE(eagerOnly.csv.has_value());
+    EXPECT_FALSE(eagerOnly.csv->hasGraphColumns);
+    AssembledProcess mixed = assemble({node, eager});
+    ASSERT_TRUE(mixed.csv.has_value());
+    EXPECT_TRUE(mixed.csv->hasGraphColumns);
+    ASSERT_EQ(mixed.csv->rows.size(), 2u);
+    EXPECT_FALSE(mixed.csv->rows[0].graphLaunch.has_value());
+    EXPECT_EQ(mixed.csv->rows[1].graphLaunch, 1u);
+    EXPECT_EQ(mixed.csv->rows[1].graphNode, 12u);
+}
 
 TEST(SpoolAssembler, SourceLocationsFromResolverSymbolOrModule) {
     const std::string text = Spool({

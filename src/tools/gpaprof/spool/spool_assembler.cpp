@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/spool/clock_calibration.h"
 #include "tools/gpaprof/spool/spool_assembler_internal.h"
@@ -547,6 +548,8 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
             }
             csv.rows.push_back(std::move(row));
         }
+        // The GraphLaunch/GraphNode columns only in files that have rows of CUDA graph launches.
+        csv.hasGraphColumns = AnyGraphRow(csv.rows);
         out.dispatches = csv.rows.size();
         out.csv = std::move(csv);
     }

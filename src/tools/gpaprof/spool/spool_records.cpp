@@ -66,6 +66,8 @@ public:
           escapes_(fields.find('\\') != std::string_view::npos),
           error_(error) {}
     bool ok() const { return ok_; }
+    // Whether fields are left: optional trailing fields a record gained later.
+    bool HasMore() const { return more_; }
     bool Finished() {
         if (ok_ && more_) Fail("more fields than the record has");
         return ok_;
@@ -420,6 +422,9 @@ struct Encoder {
             const bool time = counter.kind == CounterValue::Kind::Float && counter.decimals == CounterValue::kTimeDecimals;
             w.Text(counter.name).Number(time ? 3 : static_cast<uint64_t>(counter.kind)).Number(counter.integer).Real(counter.number);
         }
+        // CUDA graphs: two more fields after the counters, only on rows of a graph launch (other rows keep their
+        // line; a line without them decodes with both empty).
+        if (row.graphLaunch || row.graphNode) w.Optional(row.graphLaunch).Optional(row.graphNode);
         w.Done();
     }
     void operator()(const OccupancyRecord& o) const {
@@ -570,6 +575,10 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
                 counter.integer = r.Number();
                 counter.number = r.Real();
                 row.counters.push_back(std::move(counter));
+            }
+            if (r.ok() && r.HasMore()) {
+                row.graphLaunch = r.OptionalNumber();
+                row.graphNode = r.OptionalNumber();
             }
             return Finish(r, std::move(k));
         }
