@@ -363,13 +363,22 @@ void CounterSection(Page* page, const Report& report, const HtmlOptions& options
     page->Heading(2, "Performance counters");
     page->Help("One row per kernel dispatch from the .csv file.");
     std::vector<std::string> headers = {"#", "Method", "Thread", "Global size", "Work-group size", "Time"};
+    if (csv.hasGraphColumns) {
+        headers.push_back("Graph launch");
+        headers.push_back("Graph node");
+    }
     for (const std::string& name : csv.counterNames) headers.push_back(name);
+    auto optionalCount = [](const std::optional<uint64_t>& value) { return value ? Count(*value) : Text("NA"); };
     std::vector<std::vector<Cell>> rows;
     for (const DispatchRow& row : csv.rows) {
         if (rows.size() >= options.maxTableRows) break;
         std::vector<Cell> cells = {Count(row.executionOrder), Code(row.method), Count(row.threadId),
                                    Code(FormatGlobalWorkSize(row.globalWorkSize)), Code(FormatWorkGroupSize(row.workGroupSize)),
                                    row.timeMs ? Duration(*row.timeMs * 1e6) : Text("NA")};
+        if (csv.hasGraphColumns) {
+            cells.push_back(optionalCount(row.graphLaunch));
+            cells.push_back(optionalCount(row.graphNode));
+        }
         for (const CounterValue& counter : row.counters) {
             if (counter.kind == CounterValue::Kind::NotAvailable) cells.push_back(Text("NA"));
             else if (counter.kind == CounterValue::Kind::Integer) cells.push_back(Count(counter.integer));

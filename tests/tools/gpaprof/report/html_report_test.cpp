@@ -170,6 +170,35 @@ TEST(HtmlReport, CounterFileOnly) {
     EXPECT_NE(top.find(">10.000 us</td>"), std::string::npos) << top;
 }
 
+// Rows of CUDA graph launches: the counter table shows their launch and node (NA for an eager row, and for the
+// node of a whole-graph row, whose sizes are NULL); without graph rows it has no such columns.
+TEST(HtmlReport, CounterTableShowsGraphLaunchAndNode) {
+    CsvFile csv = CsvFixture();
+    csv.rows[1].graphLaunch = 3;
+    csv.rows[1].graphNode = 42;
+    DispatchRow whole = csv.rows[1];
+    whole.method = "graph_whole__k3_CPU";
+    whole.executionOrder = 3;
+    whole.graphLaunch = 4;
+    whole.graphNode.reset();
+    whole.globalWorkSize = whole.workGroupSize = WorkSize::Unspecified();
+    csv.rows.push_back(whole);
+    csv.hasGraphColumns = true;
+    const std::string html = WriteHtmlReport(BuildReport(ParseReportInputs({{"fixture.csv", WriteCsv(csv)}})));
+    EXPECT_EQ(HtmlProblem(html), "");
+    EXPECT_NE(html.find("<th>Time</th><th>Graph launch</th><th>Graph node</th><th>GPUTime</th>"), std::string::npos);
+    const std::string node = Row(html, "counters-table", ">vector_add__k2_CPU<");
+    EXPECT_NE(node.find(">3</td><td class=\"num\" data-sort=\"42.000\">42</td>"), std::string::npos) << node;
+    const std::string eager = Row(html, "counters-table", "__k1_CPU<");
+    EXPECT_NE(eager.find("<td>NA</td><td>NA</td>"), std::string::npos) << eager;
+    const std::string graph = Row(html, "counters-table", ">graph_whole__k3_CPU<");
+    EXPECT_NE(graph.find(">NULL</td><td class=\"code\">NULL</td>"), std::string::npos) << graph;
+    EXPECT_NE(graph.find(">4</td><td>NA</td>"), std::string::npos) << graph;
+
+    const std::string plain = WriteHtmlReport(BuildReport(ParseReportInputs({{"fixture.csv", WriteCsv(CsvFixture())}})));
+    EXPECT_EQ(plain.find("Graph launch"), std::string::npos);
+}
+
 TEST(HtmlReport, ReaderProblemsAreShownWithTheirLines) {
     std::string text = WriteAtp(OpenClFixture());
     text.insert(text.find("=====ocl Timestamp Output====="), "not an API line\n");
