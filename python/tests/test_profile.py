@@ -146,6 +146,56 @@ def test_parse_csv_with_another_separator_and_na() -> None:
     assert table.columns[-1] == "GPUTime"
 
 
+# A CUDA .csv with rows of graph launches (gpaprof --graph-profiling node, then graph): an eager row, two kernel
+# nodes of graph launch 1, and a whole-graph row of launch 2 (no node, no work sizes).
+CUDA_GRAPH_CSV = """#ProfileFileVersion=3.0
+#API=CUDA
+#ListSeparator=,
+Method, ExecutionOrder, ThreadID, CallIndex, GlobalWorkSize, WorkGroupSize, Time, LocalMemSize, VGPRs, SGPRs, \
+ScratchRegs, KernelOccupancy, GraphLaunch, GraphNode, GPUTime, Wavefronts
+_Z4fillPfi__k1_NVIDIA H2001, 1, 77, 4, {   4096       1       1}, {  256     1     1},         0.00300, 0, 16, NA, 0, \
+      100.00, NA, NA,         0.00300, 128
+_Z4fillPfi__k1_NVIDIA H2001, 2, 77, 9, {   4096       1       1}, {  256     1     1},         0.00310, 0, 16, NA, 0, \
+      100.00, 1, 18446744073709551615,         0.00310, 128
+_Z5scalePfi__k2_NVIDIA H2001, 3, 77, 9, {   8192       1       1}, {  256     1     1},         0.00420, 0, 18, NA, 0, \
+      100.00, 1, 5,         0.00420, 256
+graph__k3_NVIDIA H2001, 4, 77, 12, NULL, NULL,         0.00800, 0, NA, NA, NA, NA, 2, NA,         0.00800, 384
+"""
+
+
+def test_parse_csv_graph_columns_are_integers_not_counters() -> None:
+    table = profile_files.parse_csv(CUDA_GRAPH_CSV)
+    eager, first, second, whole = table.rows
+    assert (eager["GraphLaunch"], eager["GraphNode"]) == (None, None)
+    assert (first["GraphLaunch"], first["GraphNode"]) == (1, 18446744073709551615)
+    assert (second["GraphLaunch"], second["GraphNode"]) == (1, 5)
+    assert (whole["GraphLaunch"], whole["GraphNode"]) == (2, None)
+    assert whole["GlobalWorkSize"] == "NULL" and whole["WorkGroupSize"] == "NULL"
+    assert first["GlobalWorkSize"] == (4096, 1, 1) and first["Method"] == "_Z4fillPfi__k1_NVIDIA H2001"
+    assert profile_files.counter_columns(table.columns) == ["GPUTime", "Wavefronts"]
+    assert set(profile_files.CSV_GRAPH_COLUMNS) <= set(profile_files.CSV_STATISTIC_COLUMNS)
+
+
+def test_read_profile_graph_columns(tmp_path: Path) -> None:
+    pandas = pytest.importorskip("pandas")
+    (tmp_path / "graphs.csv").write_text(CUDA_GRAPH_CSV)
+    profile = opengpa.read_profile(tmp_path / "graphs")
+    dispatches = profile.dispatches
+    assert profile.counters == ["GPUTime", "Wavefronts"]
+    assert list(dispatches.columns[12:14]) == ["GraphLaunch", "GraphNode"]
+    assert str(dispatches["GraphLaunch"].dtype) == "UInt64" and str(dispatches["GraphNode"].dtype) == "UInt64"
+    assert dispatches["GraphLaunch"].isna().tolist() == [True, False, False, False]
+    assert dispatches["GraphNode"].isna().tolist() == [True, False, False, True]
+    assert int(dispatches["GraphNode"][1]) == 18446744073709551615  # exact: no float in between
+    assert dispatches["GraphLaunch"].dropna().tolist() == [1, 1, 2]
+    assert dispatches.loc[dispatches["GraphLaunch"] == 1, "ExecutionOrder"].tolist() == [2, 3]  # NA rows: not 1
+    assert dispatches["GPUTime"].dtype == float and pandas.api.types.is_integer_dtype(dispatches["Wavefronts"])
+    # A file without graph rows has no such columns.
+    (tmp_path / "plain.csv").write_text("#ListSeparator=,\nMethod, ExecutionOrder, GPUTime\nk__k1_CPU1, 1, 0.5\n")
+    plain = opengpa.read_profile(tmp_path / "plain")
+    assert "GraphLaunch" not in plain.dispatches.columns and plain.counters == ["GPUTime"]
+
+
 def test_parse_csv_refuses_a_short_row() -> None:
     with pytest.raises(ValueError, match="fields"):
         profile_files.parse_csv("#ListSeparator=,\nMethod, Time\nk, 1, 2\n")

@@ -2,14 +2,16 @@
 
     profile = opengpa.read_profile("out/run")    # the -o name of `gpaprof -o out/run ...`
     profile.dispatches     # .csv: one row per kernel dispatch, counters as columns
+    profile.counters       # .csv: the names of its counter columns, in order
     profile.api_calls      # .atp: every traced API call with its CPU and device times
     profile.kernels        # .atp kernel timestamp sections (CUDA)
     profile.markers        # .atp perf markers
     profile.occupancy      # .occupancy: theoretical occupancy per dispatch
 
 The layouts are docs/profiler_files.md. NA (a value that was not measured) reads as a missing value; work
-sizes read as tuples of ints ((1024, 1, 1); NULL when the runtime chose the work-group size). The
-parse_* functions return plain tables (header, columns, rows of dicts) for use without pandas.
+sizes read as tuples of ints ((1024, 1, 1); NULL when the runtime chose the work-group size, and both sizes
+of a whole CUDA graph's row). The parse_* functions return plain tables (header, columns, rows of dicts) for
+use without pandas.
 """
 
 from __future__ import annotations
@@ -45,6 +47,18 @@ def work_size(text: str) -> Any:
         return text
     parts = inner[1:-1].replace(",", " ").split()
     return tuple(int(part) for part in parts) if parts and all(_INT.match(part) for part in parts) else text
+
+
+# The .csv's dispatch-statistic columns, in file order (docs/profiler_files.md); every other column is a counter.
+CSV_STATISTIC_COLUMNS = ("Method", "ExecutionOrder", "ThreadID", "CallIndex", "GlobalWorkSize", "WorkGroupSize", "Time",
+                         "LocalMemSize", "VGPRs", "SGPRs", "ScratchRegs", "KernelOccupancy", "GraphLaunch", "GraphNode")
+# CUDA graph rows (gpaprof --graph-profiling): the launch's number and the kernel node; NA on other rows.
+CSV_GRAPH_COLUMNS = ("GraphLaunch", "GraphNode")
+
+
+def counter_columns(columns: list[str]) -> list[str]:
+    """The counter columns of a .csv column row, in order: those that are not dispatch statistics."""
+    return [name for name in columns if name not in CSV_STATISTIC_COLUMNS]
 
 
 @dataclass
@@ -242,6 +256,7 @@ class Profile:
 
     name: str
     dispatches: Any = None  # pandas.DataFrame of <name>.csv
+    counters: list[str] = field(default_factory=list)  # the .csv's counter columns, in order
     dispatches_header: dict[str, str] = field(default_factory=dict)
     api_calls: Any = None  # pandas.DataFrame of the .atp API trace and timestamps
     kernels: Any = None  # pandas.DataFrame of the .atp kernel timestamp sections
@@ -271,6 +286,12 @@ def read_profile(name: str | os.PathLike[str]) -> Profile:
     if paths[".csv"].exists():
         csv = parse_csv(paths[".csv"].read_text(errors="replace"))
         profile.dispatches = pandas.DataFrame(csv.rows, columns=csv.columns)
+        for column in CSV_GRAPH_COLUMNS:
+            values = [row[column] for row in csv.rows] if column in csv.columns else []
+            # Nullable integers, so that 64-bit node ids stay exact (a float column would round them) and NA is <NA>.
+            if values and all(value is None or (isinstance(value, int) and value >= 0) for value in values):
+                profile.dispatches[column] = pandas.array(values, dtype="UInt64")
+        profile.counters = counter_columns(csv.columns)
         profile.dispatches_header = csv.header
     if paths[".atp"].exists():
         atp = parse_atp(paths[".atp"].read_text(errors="replace"))
