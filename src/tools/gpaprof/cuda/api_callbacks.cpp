@@ -42,7 +42,6 @@ struct CallScratch {
     std::string line;
 };
 agent::LateThreadLocal<CallScratch> g_callScratch;
-thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
 // Driver calls that release memory a deferred replay may still restore.
 bool FreesReplayedMemory(uint32_t cbid) {
@@ -58,14 +57,14 @@ bool FreesReplayedMemory(uint32_t cbid) {
     }
 }
 
+}  // namespace
+
 bool ThreadHoldsGate() {
     for (const OpenCall& call : OpenCalls()) {
         if (call.gate.owns_lock()) return true;
     }
     return false;
 }
-
-}  // namespace
 
 bool CudaPart::Excluded(const CudaApiInfo& info) {
     if (info.apiType >= excluded_.size()) return agent_->IsExcludedApi(info.name);
@@ -214,19 +213,13 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
             }
         }
     }
-    if (open.traced && open.apiClass == CudaApiClass::GraphLaunch && (counters_ || occupancy_) &&
-        unprofiledGraphLaunches_.fetch_add(1, std::memory_order_relaxed) == 0) {
-        agent_->Note("the application launches CUDA graphs: gpaprof does not profile the kernels of a graph (no .csv "
-                     "or .occupancy rows; with -t they are in the .atp), only kernels launched one by one");
-    }
     if (driverLaunch) {
         Internal internal;
         LaunchEnter(&open, cbid, data);
-    } else if (open.apiClass == CudaApiClass::GraphLaunch && collector_ && data->context) {
-        // Graph kernels are not profiled by kernel replay: finish what is pending first.
+    } else if (open.apiClass == CudaApiClass::GraphLaunch && domain == CudaDomain::Driver) {
+        // The runtime's cudaGraphLaunch arrives here too, as the driver launch it makes.
         Internal internal;
-        auto lock = collector_->Lock();
-        collector_->Flush(data->context);
+        if (!t_profilingLaunch) GraphLaunchEnter(&open, data);
     } else if (collector_ && domain == CudaDomain::Driver && SwitchesContext(cbid, data->functionParams, data->context) &&
                !t_profilingLaunch && !ThreadHoldsGate()) {
         // (Not while this thread holds the gate: a replay holds the collector's lock while it waits for the gate.)
@@ -268,6 +261,9 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     if (call.dispatch) {
         Internal internal;
         LaunchExit(&call, returnCode == 0);
+    }
+    if (graphs_ && domain == CudaDomain::Driver && returnCode == 0 && IsGraphCall(cbid)) {
+        OnGraphCallExit(cbid, data->functionParams);
     }
     if (returnCode != 0) ForgetEnqueue(call);
     if (!call.record) return;
@@ -397,66 +393,10 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
         if (replayer_) call->gate = replayer_->ShareGate();
         return;
     }
-    DeviceInfo* device = DeviceOf(data->context);
-    const uint64_t threadId = Agent::ThreadId();
-    const uint64_t blockSize = block[0] * block[1] * block[2];
-    const uint64_t gridSize = grid[0] * grid[1] * grid[2];
-    std::optional<OccupancyResult> occupancy;
-    if (device && kernel.resourcesKnown) {
-        KernelResources resources = kernel.resources;
-        resources.dynamicSharedBytes = dynamicShared;
-        occupancy = ComputeCudaOccupancy(threadId, kernel.name, device->limits, resources, {blockSize, gridSize});
-        // The driver's own calculator has the last word; a disagreement is reported once per kernel.
-        int blocks = -1;
-        const auto key = std::make_tuple(function, blockSize, dynamicShared);
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            auto known = driverBlocks_.find(key);
-            if (known != driverBlocks_.end()) blocks = known->second;
-        }
-        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, static_cast<int>(blockSize),
-                                                                             dynamicShared) == CUDA_SUCCESS) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            driverBlocks_[key] = blocks;
-        }
-        if (blocks >= 0 && static_cast<uint64_t>(blocks) != occupancy->blocksPerSm && occupancy->row.maxWavesPerComputeUnit &&
-            occupancy->row.wavesPerWorkGroup) {
-            const std::string note = "occupancy of " + kernel.name + " (block " + std::to_string(blockSize) + "): the model gives " +
-                                     std::to_string(occupancy->blocksPerSm) + " blocks per SM, the driver " +
-                                     std::to_string(blocks) + "; the .occupancy file uses the driver's";
-            bool known = false;
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                for (const std::string& seen : occupancyNotes_) known = known || seen == note;
-                if (!known) occupancyNotes_.push_back(note);
-            }
-            if (!known) agent_->Note(note);
-            const uint64_t warps = std::min<uint64_t>(static_cast<uint64_t>(blocks) * *occupancy->row.wavesPerWorkGroup,
-                                                      *occupancy->row.maxWavesPerComputeUnit);
-            occupancy->row.occupancyPercent = 100.0 * static_cast<double>(warps) /
-                                              static_cast<double>(*occupancy->row.maxWavesPerComputeUnit);
-            occupancy->blocksPerSm = static_cast<uint64_t>(blocks);
-        }
-        if (occupancy_) agent_->Write(spool::OccupancyRecord{executionOrder, occupancy->row});
-    }
-    if (!collector_) return;
-
-    DispatchRow row;
-    row.method = device ? MethodFor(kernel.name, kernel.id, device->name, device->ordinal)
-                        : MethodFor(kernel.name, kernel.id, "CUDA", 0);
-    row.executionOrder = executionOrder;
-    row.threadId = threadId;
-    if (OpenCall* owner = InnermostTraced()) row.callIndex = owner->index;
-    row.globalWorkSize = WorkSize::Of({grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]});
-    row.workGroupSize = WorkSize::Of({block[0], block[1], block[2]});
-    if (kernel.resourcesKnown) {
-        row.localMemSize = kernel.resources.staticSharedBytes + dynamicShared;
-        row.vgprs = kernel.resources.registersPerThread;
-        row.scratchRegs = kernel.resources.localBytesPerThread / 4;
-    } else {
-        row.localMemSize = dynamicShared;
-    }
-    if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
+    std::optional<DispatchRow> described = DescribeDispatch(kernel, function, grid, block, dynamicShared, data->context,
+                                                            executionOrder);
+    if (!collector_ || !described) return;
+    DispatchRow row = std::move(*described);
     // A kernel that waits for other devices or processes, and in a process with several devices any kernel while
     // one still runs in its context: unprofiled where measuring it could hang (waiting_kernels.h).
     if (const bool severalDevices = SeveralDevices(); kernel.waits || severalDevices) {
@@ -499,7 +439,79 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     collector_->BeforeLaunch(data->context, launchCall);
 }
 
+std::optional<DispatchRow> CudaPart::DescribeDispatch(const FunctionInfo& kernel, CUfunction function, const uint64_t* grid,
+                                                      const uint64_t* block, uint64_t dynamicShared, CUcontext context,
+                                                      uint64_t executionOrder) {
+    DeviceInfo* device = DeviceOf(context);
+    const uint64_t threadId = Agent::ThreadId();
+    const uint64_t blockSize = block[0] * block[1] * block[2];
+    const uint64_t gridSize = grid[0] * grid[1] * grid[2];
+    std::optional<OccupancyResult> occupancy;
+    if (device && kernel.resourcesKnown) {
+        KernelResources resources = kernel.resources;
+        resources.dynamicSharedBytes = dynamicShared;
+        occupancy = ComputeCudaOccupancy(threadId, kernel.name, device->limits, resources, {blockSize, gridSize});
+        // The driver's own calculator has the last word; a disagreement is reported once per kernel.
+        int blocks = -1;
+        const auto key = std::make_tuple(function, blockSize, dynamicShared);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto known = driverBlocks_.find(key);
+            if (known != driverBlocks_.end()) blocks = known->second;
+        }
+        if (blocks < 0 && api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.function, static_cast<int>(blockSize),
+                                                                             dynamicShared) == CUDA_SUCCESS) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            driverBlocks_[key] = blocks;
+        }
+        if (blocks >= 0 && static_cast<uint64_t>(blocks) != occupancy->blocksPerSm && occupancy->row.maxWavesPerComputeUnit &&
+            occupancy->row.wavesPerWorkGroup) {
+            const std::string note = "occupancy of " + kernel.name + " (block " + std::to_string(blockSize) + "): the model gives " +
+                                     std::to_string(occupancy->blocksPerSm) + " blocks per SM, the driver " +
+                                     std::to_string(blocks) + "; the .occupancy file uses the driver's";
+            bool known = false;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                for (const std::string& seen : occupancyNotes_) known = known || seen == note;
+                if (!known) occupancyNotes_.push_back(note);
+            }
+            if (!known) agent_->Note(note);
+            const uint64_t warps = std::min<uint64_t>(static_cast<uint64_t>(blocks) * *occupancy->row.wavesPerWorkGroup,
+                                                      *occupancy->row.maxWavesPerComputeUnit);
+            occupancy->row.occupancyPercent = 100.0 * static_cast<double>(warps) /
+                                              static_cast<double>(*occupancy->row.maxWavesPerComputeUnit);
+            occupancy->blocksPerSm = static_cast<uint64_t>(blocks);
+        }
+        if (occupancy_) agent_->Write(spool::OccupancyRecord{executionOrder, occupancy->row});
+    }
+    if (!collector_) return std::nullopt;
+
+    DispatchRow row;
+    row.method = device ? MethodFor(kernel.name, kernel.id, device->name, device->ordinal)
+                        : MethodFor(kernel.name, kernel.id, "CUDA", 0);
+    row.executionOrder = executionOrder;
+    row.threadId = threadId;
+    if (OpenCall* owner = InnermostTraced()) row.callIndex = owner->index;
+    row.globalWorkSize = WorkSize::Of({grid[0] * block[0], grid[1] * block[1], grid[2] * block[2]});
+    row.workGroupSize = WorkSize::Of({block[0], block[1], block[2]});
+    if (kernel.resourcesKnown) {
+        row.localMemSize = kernel.resources.staticSharedBytes + dynamicShared;
+        row.vgprs = kernel.resources.registersPerThread;
+        row.scratchRegs = kernel.resources.localBytesPerThread / 4;
+    } else {
+        row.localMemSize = dynamicShared;
+    }
+    if (occupancy) row.kernelOccupancy = occupancy->row.occupancyPercent;
+    return row;
+}
+
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
+    if (collector_ && call->dispatch && call->dispatch->graph && call->dispatch->counterLock.owns_lock()) {
+        collector_->AfterGraphLaunch(call->dispatch->context, launched);
+        t_profilingLaunch = false;
+        call->dispatch->counterLock.unlock();
+        return;
+    }
     if (collector_ && call->dispatch && call->dispatch->waiterStream) {
         if (launched) {
             auto lock = collector_->Lock();

@@ -3,6 +3,7 @@
 // (ContextState: configured, running, pending ranges, the cycle's passes), and each way's failure paths must
 // leave that machine usable for the next dispatch; split, the invariants would span files.
 #include "tools/gpaprof/cuda/counter_collector.h"
+#include "tools/gpaprof/cuda/counter_collector_state.h"
 #include "tools/gpaprof/cuda/waiting_kernels.h"
 
 #include <algorithm>
@@ -31,53 +32,6 @@ using gpa::cuda::NowNs;
 using Timed = gpa::cuda::AddElapsed;  // adds the time a scope took to a statistics field
 
 }  // namespace
-
-struct CounterCollector::ContextState {
-    CUcontext context = nullptr;
-    CUdevice device = 0;
-    std::unique_ptr<gpa::cuda::RangeProfiler> profiler;
-    CounterSetup* chip = nullptr;
-    bool failed = false;
-    // A configuration holds this context's ranges (pending rows) until FlushLocked decodes it.
-    bool configured = false;
-    CUpti_ProfilerReplayMode replay = CUPTI_KernelReplay;
-    size_t capacity = 0;               // ranges the configuration's image holds
-    bool running = false;              // between cuptiRangeProfilerStart and Stop
-    bool allSubmitted = false;         // the last Stop said every pass of the cycle was submitted
-    std::string poisoned;              // why the configuration's ranges cannot be trusted (its rows are NA)
-    // Own replay of a multi-pass set: the application's launch is the last pass of this dispatch.
-    bool ownDispatch = false;
-    std::string dispatchFailed;        // why this dispatch's counters are NA (its launch still runs once)
-    // CUPTI refused to start a second kernel's cycle in a configuration: one configuration per dispatch.
-    bool oneDispatchPerConfiguration = false;
-    // User replay with user ranges (pushed around each launch) instead of auto ranges, where CUPTI refuses
-    // the auto ranges or GPAPROF_CUDA_RANGES=user asks for them.
-    bool userRanges = false;
-    bool rangeOpen = false;
-    uint64_t rangesPushed = 0;
-    std::vector<uint8_t> counterData;  // the image being filled
-    // The configuration's ranges not decoded yet, in order: launched kernels, and gpaprof's cache flushes.
-    std::vector<PendingRange> pending;
-    // Deferred own replay: the configuration's first pass runs the application's launches of a batch; the
-    // other passes run when the batch ends, over what these kept (a cache flush before each where the first
-    // pass had one).
-    struct Deferred {
-        LaunchCopy launch;
-        Snapshot snapshot;
-        std::string rangeName;
-        bool launched = true;
-        bool flushed = false;
-    };
-    bool dispatchFlushed = false;  // immediate own replay: the first pass had a cache flush before the kernel
-    bool deferredBatch = false;
-    std::vector<Deferred> deferred;
-    std::optional<Deferred> current;  // between BeforeLaunch and AfterLaunch
-    gpa::Outcome decoded;
-    // Recorded after the last waiting kernel launched here (several devices): until it has happened, launches of
-    // this context run unprofiled.
-    CUevent waiter = nullptr;
-    bool waiterRecorded = false;
-};
 
 std::optional<ReplayMethod> ParseReplayMethod(const std::string& text) {
     if (text == "own") return ReplayMethod::Own;
@@ -953,13 +907,15 @@ void CounterCollector::FlushLocked(ContextState* state) {
     if (problem.ok()) problem = gpa::cuda::CounterDataRangeNames(cupti, state->counterData, &ranges);
     size_t kernels = 0;
     for (const PendingRange& range : rows) kernels += range.row ? 1 : 0;
-    if (problem.ok() && (ownReplay || state->userRanges) && ranges.size() != rows.size()) {
+    const bool graphBatch = state->graphBatch;
+    state->graphBatch = false;
+    if (problem.ok() && (ownReplay || state->userRanges || graphBatch) && ranges.size() != rows.size()) {
         // Each replayed dispatch (and each cache flush before one) is one range; any other count means the
         // ranges cannot be matched to rows.
         problem = gpa::Fail(GPA_STATUS_ERROR_FAILED, "CUPTI returned " + std::to_string(ranges.size()) + " range(s) for " +
                                                          std::to_string(rows.size()) + " (" + std::to_string(kernels) +
                                                          " replayed dispatch(es) and gpaprof's cache flushes)");
-        state->oneDispatchPerConfiguration = true;
+        if (!graphBatch) state->oneDispatchPerConfiguration = true;
     }
     if (!problem.ok()) {
         NoteOnce("CUDA counters of " + std::to_string(kernels) + " kernel(s) are NA: " + problem.reason());

@@ -32,6 +32,7 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/cuda/counter_setup.h"
 #include "tools/gpaprof/cuda/counter_setup_ahead.h"
+#include "tools/gpaprof/cuda/graph_programs.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/files/profile_model.h"
 
@@ -115,6 +116,31 @@ public:
         immediate_ = true;
     }
 
+    // ---- CUDA graph launches (graph_launch_collector.cpp) ----
+    // What a launch of a graph is measured as: each kernel node a dispatch (node mode), or the whole graph one
+    // (graph mode, --graph-profiling graph).
+    struct GraphLaunch {
+        CUcontext context = nullptr;
+        CUstream stream = nullptr;   // the application's
+        CUgraphExec exec = nullptr;
+        std::shared_ptr<const GraphProgram> program;  // nullptr: made before gpaprof attached
+        bool wholeGraph = false;
+        // Node mode: what each step of `program` is (a kernel measured, with rows[i] its row, in step order; a kernel
+        // run but not measured, -k and the launch filters; a kernel never run again, one that waits for other
+        // devices, whose row is in rows too, NA). Graph mode: rows holds the graph's one row.
+        enum class Use { Measure, RunOnly, NotRun };
+        std::vector<Use> uses;  // by step; kernels only
+        std::vector<DispatchRow> rows;
+        std::string unprofiled;  // set: every row NA, with this note
+    };
+    // Before the application's graph launch, on its thread with `launch.context` current. Node mode: every pass
+    // runs here, replaying the kernels (and the copies and sets between them) on gpaprof's stream over the memory
+    // as it is now, which is put back before the application's graph runs; rows are written. Graph mode: the passes
+    // but the last run here the same way with the whole graph; the application's own launch is the last pass:
+    // true when AfterGraphLaunch must follow it (the caller holds Lock() until then).
+    bool BeforeGraphLaunch(GraphLaunch launch);
+    void AfterGraphLaunch(CUcontext context, bool launched);
+
     // Whether dispatches may be replayed by gpaprof (other threads' writes then wait at the replayer's gate).
     bool ReplaysDispatches() const { return replayer_ != nullptr; }
 
@@ -177,6 +203,12 @@ private:
     // (RangeProfiler releases the others, dropping what they hold), so they are decoded before it moves.
     void FlushOthersOnDevice(const ContextState* state);
     void WriteRow(DispatchRow row, const CounterSetup* chip, const std::map<std::string, double>* values);
+    // Graph launches: node mode, and graph mode's passes before the application's own (graph_launch_collector.cpp).
+    void ProfileGraphNodes(ContextState* state, GraphLaunch& launch);
+    bool BeginWholeGraph(ContextState* state, GraphLaunch& launch);
+    // Starts a pass of the current configuration; stops it, saying whether CUPTI wants the passes it planned.
+    gpa::Outcome StartPass(ContextState* state);
+    std::string StopPass(ContextState* state, uint32_t pass, uint32_t passes);
     void NoteOnce(const std::string& message);
 
     agent::Agent* agent_;

@@ -58,6 +58,10 @@ bool CudaPart::Initialize(std::string* problem) {
     trace_ = config.trace;
     counters_ = config.counters;
     occupancy_ = config.occupancy;
+    if (counters_ || occupancy_) {
+        graphs_ = std::make_unique<GraphPrograms>(api_);
+        wholeGraphs_ = config.graphProfiling == "graph";
+    }
     symbols_ = config.sourceSymbols && config.trace;
     if (const char* diag = std::getenv("GPAPROF_CUDA_DIAG")) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;

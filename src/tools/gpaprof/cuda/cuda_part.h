@@ -49,6 +49,7 @@
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
 #include "tools/gpaprof/cuda/waiting_kernels.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/graph_programs.h"
 #include "tools/gpaprof/cuda/join_misses.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
@@ -72,6 +73,8 @@ struct ProfiledLaunch {
     // A kernel that waits for other devices, run unprofiled in a process with several: its stream, for the event
     // recorded after it (CounterCollector::AfterWaitingLaunch).
     std::optional<CUstream> waiterStream;
+    // A CUDA graph launch measured as a whole (--graph-profiling graph): CounterCollector::AfterGraphLaunch at its exit.
+    bool graph = false;
 };
 
 struct OpenCall {
@@ -92,6 +95,7 @@ struct OpenCall {
 
 // One for all the library's files (inline), as when they were one file.
 inline thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+inline thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
 
 class Internal {
 public:
@@ -176,8 +180,21 @@ private:
     std::atomic<uint64_t> contextDevices_{0};
     bool SeveralDevices() const;
     std::unique_ptr<WaitingKernels> waitingKernels_;
-    // -p, -O: graph launches, whose kernels have no rows (gpaprof profiles kernels at their launch calls).
-    std::atomic<uint64_t> unprofiledGraphLaunches_{0};
+    // -p, -O: CUDA graphs (graph_launches.cpp). What each executable graph runs, from the calls that make and change
+    // it; its launches' kernel nodes become dispatches (or the whole graph one, --graph-profiling graph).
+    std::unique_ptr<GraphPrograms> graphs_;
+    bool wholeGraphs_ = false;
+    std::atomic<uint64_t> graphLaunches_{0};
+    std::atomic<bool> unknownGraphNoted_{false};
+    std::unordered_map<CUgraphExec, uint32_t> graphKernelIds_;  // graph mode: the Method's kernel id (under mutex_)
+    void OnGraphCallExit(uint32_t driverCbid, const void* params);
+    void GraphLaunchEnter(OpenCall* call, const CUpti_CallbackData* data);
+    DispatchRow WholeGraphRow(CUgraphExec exec, CUcontext context, uint64_t executionOrder);
+    std::string GraphName(CUgraphExec exec) const;
+    // A dispatch's .occupancy record (written with -O) and its .csv row without counters (nullopt without -p).
+    std::optional<DispatchRow> DescribeDispatch(const FunctionInfo& kernel, CUfunction function, const uint64_t* grid,
+                                                const uint64_t* block, uint64_t dynamicShared, CUcontext context,
+                                                uint64_t executionOrder);
 
     bool Excluded(const CudaApiInfo& info);
     // Whether a driver call outside any runtime call comes from the CUDA runtime. Finding out takes a stack
@@ -312,6 +329,10 @@ private:
 // CUPTI's entry points and the crash handlers (injection.cpp), which CudaPart::Initialize registers.
 
 void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+// Whether a driver call makes or changes an executable graph (graph_launches.cpp).
+bool IsGraphCall(uint32_t driverCbid);
+// Whether a call in progress on this thread holds the replay gate (api_callbacks.cpp).
+bool ThreadHoldsGate();
 // Before BufferRequested is registered: CUPTI told that buffers come zeroed (it would zero each itself, in the thread
 // that asked, often the application's). False (GPAPROF_CUDA_ZEROED_BUFFERS=0, an older CUPTI): CUPTI zeroes them.
 bool UseZeroedActivityBuffers(const TracingApi& api);

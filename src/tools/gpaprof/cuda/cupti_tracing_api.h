@@ -34,7 +34,9 @@ namespace gpaprof::cuda {
     X(cuptiActivitySetAttribute)              \
     X(cuptiGetContextId)                      \
     X(cuptiGetDeviceId)                       \
-    X(cuptiGetStreamIdEx)
+    X(cuptiGetStreamIdEx)                     \
+    X(cuptiGetGraphNodeId)                    \
+    X(cuptiGetGraphExecId)
 
 #define GPAPROF_DRIVER_FUNCTIONS(X)                  \
     X(cuDeviceGet)                                   \
@@ -73,7 +75,25 @@ namespace gpaprof::cuda {
     X(cuCtxCreate_v4)                       \
     X(cuModuleLoadData)                     \
     X(cuModuleGetFunction)                  \
-    X(cuStreamIsCapturing)
+    X(cuStreamIsCapturing)                  \
+    GPAPROF_DRIVER_GRAPH_FUNCTIONS(X)
+
+// CUDA graphs under -p (graph_programs.h): reading a graph, and running its nodes one by one. Versioned names:
+// the loader resolves the very symbol named here.
+#define GPAPROF_DRIVER_GRAPH_FUNCTIONS(X) \
+    X(cuGraphGetNodes)                    \
+    X(cuGraphGetEdges_v2)                 \
+    X(cuGraphNodeGetType)                 \
+    X(cuGraphKernelNodeGetParams_v2)      \
+    X(cuGraphKernelNodeGetAttribute)      \
+    X(cuGraphMemcpyNodeGetParams)         \
+    X(cuGraphMemsetNodeGetParams)         \
+    X(cuGraphChildGraphNodeGetGraph)      \
+    X(cuGraphLaunch)                      \
+    X(cuMemcpy3DAsync_v2)                 \
+    X(cuMemsetD2D8Async)                  \
+    X(cuMemsetD2D16Async)                 \
+    X(cuMemsetD2D32Async)
 
 struct TracingApi {
 #define GPAPROF_DECLARE_POINTER(name) decltype(&::name) name = nullptr;

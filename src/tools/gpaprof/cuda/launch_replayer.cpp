@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cuda/launch_replayer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -15,6 +16,50 @@ using gpa::cuda::NowNs;
 std::string MiB(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 }  // namespace
+
+bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kernelParams, void** extra, LaunchCopy* copy,
+                         std::string* why) {
+    copy->arguments.clear();
+    copy->argumentOffsets.clear();
+    copy->argumentBuffer = false;
+    if (kernelParams) {
+        if (!api.cuFuncGetParamInfo || !function) {
+            *why = "the driver cannot say the sizes of the kernel's parameters (cuFuncGetParamInfo)";
+            return false;
+        }
+        for (size_t index = 0;; ++index) {
+            size_t offset = 0, size = 0;
+            const CUresult r = api.cuFuncGetParamInfo(function, index, &offset, &size);
+            if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+            if (r != CUDA_SUCCESS) {
+                const char* name = nullptr;
+                api.cuGetErrorName(r, &name);
+                *why = std::string("the driver cannot say the sizes of the kernel's parameters: ") + (name ? name : "?");
+                return false;
+            }
+            copy->argumentOffsets.push_back(copy->arguments.size());
+            const auto* value = static_cast<const uint8_t*>(kernelParams[index]);
+            copy->arguments.insert(copy->arguments.end(), value, value + size);
+        }
+        return true;
+    }
+    if (extra) {
+        const void* buffer = nullptr;
+        size_t size = 0;
+        for (void** entry = extra; *entry != CU_LAUNCH_PARAM_END; entry += 2) {
+            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = entry[1];
+            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_SIZE && entry[1]) size = *static_cast<const size_t*>(entry[1]);
+        }
+        if (!buffer && size) {
+            *why = "the launch's parameter buffer could not be read";
+            return false;
+        }
+        const auto* bytes = static_cast<const uint8_t*>(buffer);
+        copy->arguments.assign(bytes, bytes + size);
+        copy->argumentBuffer = true;
+    }
+    return true;
+}
 
 LaunchReplayer::~LaunchReplayer() {
     // Shadows are left to the driver: at exit the contexts may be gone already.
@@ -288,41 +333,7 @@ bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std:
             copy->attributes.assign(p->config->attrs, p->config->attrs + p->config->numAttrs);
         }
     }
-    if (p->kernelParams) {
-        if (!api_->cuFuncGetParamInfo || !launch.function) {
-            *why = "the driver cannot say the sizes of the kernel's parameters (cuFuncGetParamInfo)";
-            return false;
-        }
-        for (size_t index = 0;; ++index) {
-            size_t offset = 0, size = 0;
-            const CUresult r = api_->cuFuncGetParamInfo(launch.function, index, &offset, &size);
-            if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
-            if (r != CUDA_SUCCESS) {
-                *why = "the driver cannot say the sizes of the kernel's parameters: " + Describe(r);
-                return false;
-            }
-            copy->argumentOffsets.push_back(copy->arguments.size());
-            const auto* value = static_cast<const uint8_t*>(p->kernelParams[index]);
-            copy->arguments.insert(copy->arguments.end(), value, value + size);
-        }
-        return true;
-    }
-    if (p->extra) {
-        const void* buffer = nullptr;
-        size_t size = 0;
-        for (void** entry = p->extra; *entry != CU_LAUNCH_PARAM_END; entry += 2) {
-            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = entry[1];
-            if (entry[0] == CU_LAUNCH_PARAM_BUFFER_SIZE && entry[1]) size = *static_cast<const size_t*>(entry[1]);
-        }
-        if (!buffer && size) {
-            *why = "the launch's parameter buffer could not be read";
-            return false;
-        }
-        const auto* bytes = static_cast<const uint8_t*>(buffer);
-        copy->arguments.assign(bytes, bytes + size);
-        copy->argumentBuffer = true;
-    }
-    return true;
+    return CopyKernelArguments(*api_, launch.function, p->kernelParams, p->extra, copy, why);
 }
 
 LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& launch, Snapshot* snapshot, std::string* why) {
@@ -515,6 +526,50 @@ bool LaunchReplayer::EndBatchReplay(std::string* why) {
     active_ = nullptr;
     if (exclusive_.owns_lock()) exclusive_.unlock();
     return ok;
+}
+
+std::string LaunchReplayer::UnsafeContextMemory(CUcontext context) {
+    ResolveModuleData(context, nullptr, nullptr);
+    return memory_->Plan(context).unsafe;
+}
+
+CUresult LaunchReplayer::RunCopy(const CUDA_MEMCPY3D& copy) {
+    if (!api_->cuMemcpy3DAsync_v2) return CUDA_ERROR_NOT_SUPPORTED;
+    return api_->cuMemcpy3DAsync_v2(&copy, stream_);
+}
+
+CUresult LaunchReplayer::RunSet(const CUDA_MEMSET_NODE_PARAMS& set) {
+    // A set of one row may leave its pitch 0; the 2D calls want at least a row's bytes.
+    const size_t pitch = set.height <= 1 ? std::max<size_t>(set.pitch, set.width * set.elementSize) : set.pitch;
+    switch (set.elementSize) {
+        case 1:
+            if (!api_->cuMemsetD2D8Async) return CUDA_ERROR_NOT_SUPPORTED;
+            return api_->cuMemsetD2D8Async(set.dst, pitch, static_cast<unsigned char>(set.value), set.width, set.height, stream_);
+        case 2:
+            if (!api_->cuMemsetD2D16Async) return CUDA_ERROR_NOT_SUPPORTED;
+            return api_->cuMemsetD2D16Async(set.dst, pitch, static_cast<unsigned short>(set.value), set.width, set.height,
+                                            stream_);
+        case 4:
+            if (!api_->cuMemsetD2D32Async) return CUDA_ERROR_NOT_SUPPORTED;
+            return api_->cuMemsetD2D32Async(set.dst, pitch, set.value, set.width, set.height, stream_);
+        default:
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUresult LaunchReplayer::LaunchGraph(CUgraphExec exec) {
+    if (!api_->cuGraphLaunch) return CUDA_ERROR_NOT_SUPPORTED;
+    ++statistics_.relaunches;
+    return api_->cuGraphLaunch(exec, stream_);
+}
+
+bool LaunchReplayer::FlushCacheOnStream(CUcontext context, CUstream stream) {
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!api_->cuStreamIsCapturing || api_->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS ||
+        capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+        return false;
+    }
+    return FlushCache(context, stream);
 }
 
 bool LaunchReplayer::Settle(std::string* why) {

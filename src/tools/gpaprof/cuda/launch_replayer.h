@@ -58,6 +58,12 @@ struct LaunchCopy {
     std::vector<CUlaunchAttribute> attributes;
 };
 
+// Copies a launch's arguments into `copy` (arguments, argumentOffsets, argumentBuffer): every kernel parameter
+// (their sizes from cuFuncGetParamInfo on `function`), or the CU_LAUNCH_PARAM_BUFFER_POINTER buffer of `extra`.
+// False with the reason.
+bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kernelParams, void** extra, LaunchCopy* copy,
+                         std::string* why);
+
 // What a dispatch could write, as it was before its launch, packed into one device buffer.
 struct Snapshot {
     CUcontext context = nullptr;  // where the buffer was allocated
@@ -114,6 +120,19 @@ public:
     bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
+
+    // ---- CUDA graphs (graph_launch_collector.cpp) ----
+    const TracingApi* api() const { return api_; }
+    // Before a batch replay of a graph's kernels: the modules of its kernels, so that their variables are saved.
+    void KnowFunction(CUcontext context, CUfunction function) { ResolveModuleData(context, function, nullptr); }
+    // Why the memory of `context` cannot be saved and restored reliably now; empty when it can.
+    std::string UnsafeContextMemory(CUcontext context);
+    // Inside a batch replay, on gpaprof's stream: a graph's copy or set, and the whole graph (its passes).
+    CUresult RunCopy(const CUDA_MEMCPY3D& copy);
+    CUresult RunSet(const CUDA_MEMSET_NODE_PARAMS& set);
+    CUresult LaunchGraph(CUgraphExec exec);
+    // The L2 cache clean right before the application's own graph launch on `stream` (see FlushCacheBefore).
+    bool FlushCacheOnStream(CUcontext context, CUstream stream);
 
     // The context is being destroyed: its stream, shadows and snapshot buffers go with it (a context made
     // later may get the same handle).

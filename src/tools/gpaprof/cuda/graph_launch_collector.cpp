@@ -1,0 +1,311 @@
+// CounterCollector for CUDA graph launches (counter_collector.h, GraphLaunch).
+//
+// CUPTI's range profiler does not make a graph's kernels ranges of their own: with auto ranges a graph launch is
+// left out and, with any hardware counter in the configuration, makes the profiler's Stop fail
+// (docs/cuda_backend.md). So gpaprof measures a graph launch by running it again itself, before the application's
+// launch runs it for real:
+//
+//   node mode   every pass replays the graph's steps one by one on gpaprof's stream — each kernel node as an
+//               ordinary launch (an auto range, as an eager launch), copies and sets as they are — over the memory
+//               saved when the launch came, put back before each pass and after the last. The application's graph
+//               then runs on the memory it would have seen, unprofiled.
+//   graph mode  one user range around the whole graph: the passes but the last replay the executable graph on
+//               gpaprof's stream the same way; the application's own launch is the last pass (with one pass, the
+//               only one: nothing is saved or replayed).
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/cuda/elapsed_time.h"
+#include "backends/cuda/range_profiler.h"
+#include "tools/gpaprof/cuda/counter_collector.h"
+#include "tools/gpaprof/cuda/counter_collector_state.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+using Timed = gpa::cuda::AddElapsed;
+
+// A copy into host memory is left out of a replay: kernels of the graph cannot read pageable host memory, and
+// writing the application's host buffers is the application's graph's business, once.
+bool CopiesToHost(const TracingApi* api, const CUDA_MEMCPY3D& copy) {
+    if (copy.dstMemoryType == CU_MEMORYTYPE_HOST) return true;
+    if (copy.dstMemoryType != CU_MEMORYTYPE_UNIFIED) return false;
+    unsigned int type = 0;
+    if (api->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, copy.dstDevice) != CUDA_SUCCESS) return true;
+    return type == CU_MEMORYTYPE_HOST;
+}
+
+}  // namespace
+
+gpa::Outcome CounterCollector::StartPass(ContextState* state) {
+    auto lock = gpa::cuda::RangeProfiler::Lock();
+    Timed timed(&statistics_.startNs);
+    gpa::Outcome started = state->profiler->Start();
+    state->running = started.ok();
+    return started;
+}
+
+std::string CounterCollector::StopPass(ContextState* state, uint32_t pass, uint32_t passes) {
+    auto lock = gpa::cuda::RangeProfiler::Lock();
+    Timed timed(&statistics_.stopNs);
+    bool all = false;
+    const gpa::Outcome stopped = state->profiler->Stop(&all);
+    state->running = false;
+    state->allSubmitted = stopped.ok() && all;
+    if (!stopped.ok()) return stopped.reason();
+    if (state->allSubmitted != (pass + 1 == passes)) {
+        return state->allSubmitted ? "CUPTI ended the replay cycle after " + std::to_string(pass + 1) + " of the " +
+                                         std::to_string(passes) + " passes it planned"
+                                   : "CUPTI wants more passes than the " + std::to_string(passes) + " it planned";
+    }
+    return {};
+}
+
+bool CounterCollector::BeforeGraphLaunch(GraphLaunch launch) {
+    ContextState* state = StateFor(launch.context);
+    auto allNA = [&](const std::string& note) {
+        if (!note.empty()) NoteOnce(note);
+        for (DispatchRow& row : launch.rows) WriteRow(std::move(row), state->failed ? nullptr : state->chip, nullptr);
+        return false;
+    };
+    if (state->failed) return allNA("");
+    FlushOthersOnDevice(state);
+    FlushLocked(state);  // whatever this context has pending is decoded before the graph's configuration
+    if (!launch.unprofiled.empty()) return allNA(launch.unprofiled);
+    if (launch.rows.empty()) return false;
+    if (launch.wholeGraph) return BeginWholeGraph(state, launch);
+    ProfileGraphNodes(state, launch);
+    return false;
+}
+
+void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launch) {
+    auto allNA = [&](const std::string& note) {
+        NoteOnce(note);
+        for (DispatchRow& row : launch.rows) WriteRow(std::move(row), state->chip, nullptr);
+    };
+    const GraphProgram* program = launch.program.get();
+    if (!replayer_) {
+        return allNA("CUDA graph kernels have NA counters under GPAPROF_CUDA_REPLAY=cupti: CUPTI's kernel replay cannot "
+                     "run a graph's kernels; gpaprof's own replay (the default) measures them");
+    }
+    if (!program) {
+        return allNA("CUDA graph kernels have NA counters: the graph was instantiated before gpaprof attached, so "
+                     "gpaprof does not know its kernels' parameters");
+    }
+    if (!program->unreplayable.empty()) {
+        return allNA("CUDA graph kernels have NA counters: " + program->unreplayable +
+                     " (--graph-profiling graph measures such a graph as a whole)");
+    }
+    if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context); !unsafe.empty()) {
+        return allNA("CUDA graph kernels have NA counters: gpaprof replays them on a copy of the context's memory, "
+                     "which it cannot save and restore reliably here: " + unsafe);
+    }
+    size_t measured = 0, ranges = 0;  // kernels measured; kernels run (each a range with auto ranges)
+    for (size_t i = 0; i < program->steps.size(); ++i) {
+        const GraphStep& step = program->steps[i];
+        if (step.kind != GraphStepKind::Kernel || !step.enabled) continue;
+        if (launch.uses[i] == GraphLaunch::Use::Measure) ++measured;
+        if (launch.uses[i] != GraphLaunch::Use::NotRun) ++ranges;
+        if (launch.uses[i] != GraphLaunch::Use::NotRun && step.function) replayer_->KnowFunction(launch.context, step.function);
+    }
+    if (measured == 0) return allNA("");
+    if (!Configure(state, CUPTI_UserReplay, ranges)) return allNA("CUDA graph kernels have NA counters: the counter "
+                                                                    "configuration failed");
+    const uint64_t begun = gpa::cuda::NowNs();
+    std::string why;
+    if (!replayer_->BeginBatchReplay(launch.context, &why)) {
+        {
+            auto lock = gpa::cuda::RangeProfiler::Lock();
+            state->profiler->Abandon(this);
+        }
+        state->configured = false;
+        return allNA("CUDA graph kernels have NA counters: " + why);
+    }
+    state->graphBatch = true;
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    std::string failure;
+    uint32_t passesDone = 0;
+    std::vector<bool> flushed;  // per measured kernel, in the first pass: every pass must hold the same kernels
+    size_t rowsQueued = 0;      // rows moved into the configuration's pending ranges (first pass)
+    for (uint32_t pass = 0; pass < passes && failure.empty(); ++pass) {
+        if (pass > 0 && !replayer_->Restore(&failure)) break;
+        if (const gpa::Outcome started = StartPass(state); !started.ok()) {
+            failure = started.reason();
+            break;
+        }
+        size_t row = 0, kernel = 0;
+        for (size_t i = 0; i < program->steps.size() && failure.empty(); ++i) {
+            const GraphStep& step = program->steps[i];
+            if (!step.enabled) continue;
+            CUresult result = CUDA_SUCCESS;
+            if (step.kind == GraphStepKind::Memcpy) {
+                if (!CopiesToHost(replayer_->api(), step.copy)) result = replayer_->RunCopy(step.copy);
+            } else if (step.kind == GraphStepKind::Memset) {
+                result = replayer_->RunSet(step.set);
+            } else if (step.kind == GraphStepKind::Kernel && launch.uses[i] == GraphLaunch::Use::Measure) {
+                const bool flush = pass == 0 ? FlushCacheBefore(state, nullptr) : FlushUnprofiled(state, nullptr);
+                if (pass == 0) {
+                    flushed.push_back(flush);
+                } else if (flush != flushed[kernel]) {
+                    failure = "the L2 cache flush failed between replay passes";
+                    break;
+                }
+                ++kernel;
+                if (!PushRange(state, std::to_string(row))) {
+                    failure = "cuptiRangeProfilerPushRange failed";
+                    break;
+                }
+                result = replayer_->Relaunch(step.launch);
+                PopRange(state);
+                if (pass == 0) {
+                    ++statistics_.kernels;
+                    state->pending.push_back(PendingRange{std::move(launch.rows[row]), result == CUDA_SUCCESS});
+                    rowsQueued = row + 1;
+                }
+                ++row;
+            } else if (step.kind == GraphStepKind::Kernel && launch.uses[i] == GraphLaunch::Use::RunOnly) {
+                // Run, so that later kernels see what it writes, but not measured: with auto ranges it is a range of
+                // its own (no row), as gpaprof's cache flush is.
+                result = replayer_->Relaunch(step.launch);
+                if (pass == 0 && !state->userRanges && result == CUDA_SUCCESS) state->pending.push_back(PendingRange{});
+            }
+            if (result != CUDA_SUCCESS) {
+                failure = "running a graph node again failed (CUresult " + std::to_string(static_cast<int>(result)) + ")";
+            }
+        }
+        if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) failure = stopped;
+        passesDone = pass + 1;
+    }
+    if (!replayer_->EndBatchReplay(&why)) {
+        NoteOnce("gpaprof could not put memory back after replaying a CUDA graph's kernels; the application's results "
+                 "may be wrong: " + why);
+        if (failure.empty()) failure = why;
+    }
+    statistics_.launchNs += gpa::cuda::NowNs() - begun;
+    ++statistics_.ownReplayed;
+    if (!failure.empty()) {
+        NoteOnce("CUDA counters of a graph launch's kernels are NA: " + failure);
+        state->poisoned = failure;
+        if (!state->allSubmitted) FinishCycle(state, passesDone);
+        // Rows not reached in the first pass: NA too.
+        for (size_t r = rowsQueued; r < launch.rows.size(); ++r) state->pending.push_back(PendingRange{std::move(launch.rows[r]), false});
+    }
+    FlushLocked(state);
+}
+
+bool CounterCollector::BeginWholeGraph(ContextState* state, GraphLaunch& launch) {
+    DispatchRow row = std::move(launch.rows.front());
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    auto na = [&](const std::string& note) {
+        NoteOnce(note);
+        WriteRow(std::move(row), state->chip, nullptr);
+        return false;
+    };
+    if (passes > 1) {
+        if (!replayer_) {
+            return na("CUDA graphs have NA counters under GPAPROF_CUDA_REPLAY=cupti with several passes: CUPTI's kernel "
+                      "replay cannot run a graph");
+        }
+        if (!launch.program || launch.program->hostNodes) {
+            return na(std::string("CUDA graphs with several passes have NA counters where ") +
+                      (launch.program ? "the graph has host nodes: each replay pass would run the application's host "
+                                        "functions again"
+                                      : "the graph was instantiated before gpaprof attached (its nodes are unknown)") +
+                      "; a counter set of one pass measures the application's own launch");
+        }
+        if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context); !unsafe.empty()) {
+            return na("CUDA graphs with several passes have NA counters here: gpaprof replays them on a copy of the "
+                      "context's memory, which it cannot save and restore reliably: " + unsafe);
+        }
+    }
+    // One user range around the graph, whatever the context's eager launches use.
+    state->userRangesBeforeGraph = state->userRanges;
+    state->userRanges = true;
+    auto restoreRanges = [&] { state->userRanges = state->userRangesBeforeGraph; };
+    if (!Configure(state, CUPTI_UserReplay, 1)) {
+        restoreRanges();
+        return na("CUDA graph counters are NA: the counter configuration failed");
+    }
+    state->graphBatch = true;
+    const std::string rangeName = std::to_string(state->rangesPushed++);
+    const uint64_t begun = gpa::cuda::NowNs();
+    std::string failure;
+    if (passes > 1) {
+        std::string why;
+        if (!replayer_->BeginBatchReplay(launch.context, &why)) {
+            failure = why;
+        } else {
+            for (uint32_t pass = 0; pass + 1 < passes && failure.empty(); ++pass) {
+                if (pass > 0 && !replayer_->Restore(&failure)) break;
+                if (const gpa::Outcome started = StartPass(state); !started.ok()) {
+                    failure = started.reason();
+                    break;
+                }
+                FlushUnprofiled(state, nullptr);  // outside the range
+                if (!PushRange(state, rangeName)) failure = "cuptiRangeProfilerPushRange failed";
+                if (failure.empty()) {
+                    if (const CUresult r = replayer_->LaunchGraph(launch.exec); r != CUDA_SUCCESS) {
+                        failure = "launching the graph again failed (CUresult " + std::to_string(static_cast<int>(r)) + ")";
+                    }
+                    PopRange(state);
+                }
+                if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) {
+                    failure = stopped;
+                }
+            }
+            if (!replayer_->EndBatchReplay(&why)) {
+                NoteOnce("gpaprof could not put memory back after replaying a CUDA graph; the application's results may "
+                         "be wrong: " + why);
+                if (failure.empty()) failure = why;
+            }
+        }
+    }
+    statistics_.launchNs += gpa::cuda::NowNs() - begun;
+    if (failure.empty()) {
+        // The last pass: the application's own launch.
+        if (const gpa::Outcome started = StartPass(state); !started.ok()) failure = started.reason();
+    }
+    if (failure.empty()) {
+        if (replayer_) replayer_->FlushCacheOnStream(launch.context, launch.stream);  // before the range, outside it
+        if (!PushRange(state, rangeName)) failure = "cuptiRangeProfilerPushRange failed";
+    }
+    if (!failure.empty()) {
+        NoteOnce("CUDA counters of a graph launch are NA: " + failure);
+        if (!state->allSubmitted) FinishCycle(state, 0);
+        state->poisoned = failure;
+        state->pending.push_back(PendingRange{std::move(row), false});
+        FlushLocked(state);
+        restoreRanges();
+        return false;
+    }
+    state->graphRow = std::move(row);
+    launchStartNs_ = gpa::cuda::NowNs();
+    return true;
+}
+
+void CounterCollector::AfterGraphLaunch(CUcontext context, bool launched) {
+    auto found = contexts_.find(context);
+    if (found == contexts_.end() || !found->second->graphRow) return;
+    ContextState* state = found->second.get();
+    DispatchRow row = std::move(*state->graphRow);
+    state->graphRow.reset();
+    PopRange(state);
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    std::string failure = StopPass(state, passes - 1, passes);
+    if (!launched && failure.empty()) failure = "the application's graph launch failed";
+    statistics_.launchNs += gpa::cuda::NowNs() - launchStartNs_;
+    if (!failure.empty()) {
+        NoteOnce("CUDA counters of a graph launch are NA: " + failure);
+        state->poisoned = failure;
+        if (!state->allSubmitted) FinishCycle(state, passes);
+    } else {
+        ++statistics_.kernels;
+    }
+    state->pending.push_back(PendingRange{std::move(row), launched});
+    FlushLocked(state);
+    state->userRanges = state->userRangesBeforeGraph;
+}
+
+}  // namespace gpaprof::cuda
