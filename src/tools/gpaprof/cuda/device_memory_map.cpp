@@ -237,7 +237,7 @@ void DeviceMemoryMap::LookupResult(CUcontext context, const Lookup& lookup, std:
     if (tried == section.globals.size()) DecideLocked(&cubin, handle, lookup.section);
 }
 
-DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
+DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments) const {
     std::lock_guard<std::mutex> lock(mutex_);
     SavePlan plan;
     if (captures_ > 0) {
@@ -261,6 +261,16 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context) const {
         if (allocation.kind == MemoryKind::Device) {
             if (allocation.context == context) plan.regions.push_back({base, allocation.size});
             continue;
+        }
+        const bool host = allocation.kind == MemoryKind::HostPinned || allocation.kind == MemoryKind::HostRegistered;
+        if (host && pinnedByArguments) {
+            const uint64_t end = base + allocation.size;
+            const bool named = std::any_of(pinnedByArguments->begin(), pinnedByArguments->end(),
+                                           [&](uint64_t word) { return word >= base && word < end; });
+            if (!named) continue;
+            plan.unsafe = std::string("a kernel argument points into ") + MemoryKindName(allocation.kind);
+            plan.regions.clear();
+            return plan;
         }
         plan.unsafe = std::string("the process has ") + MemoryKindName(allocation.kind);
         plan.regions.clear();

@@ -120,7 +120,11 @@ public:
         std::string unsafe;  // empty: the regions are everything the kernel can write
         size_t communicationAllocations = 0;  // a communication library's allocations, left out (MemoryOwner)
     };
-    SavePlan Plan(CUcontext context) const;
+    // `pinnedByArguments` (CUDA graph replays, graph_launch_collector.cpp): host memory mapped for the device (pinned,
+    // registered) does not make the plan unsafe unless one of these words, the graph's kernel arguments read as
+    // 64-bit values, points into it; such memory is neither saved nor restored. (A pointer to it kept in device
+    // memory is not seen: docs/gpaprof.md says so.)
+    SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr) const;
 
     size_t AllocationCount() const;
     // Whether the process has live allocations of a communication library (MemoryOwner).

@@ -98,7 +98,8 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
         return allNA("CUDA graph kernels have NA counters: " + program->unreplayable +
                      " (--graph-profiling graph measures such a graph as a whole)");
     }
-    if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context); !unsafe.empty()) {
+    const std::vector<uint64_t> words = program->ArgumentWords();
+    if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context, &words); !unsafe.empty()) {
         return allNA("CUDA graph kernels have NA counters: gpaprof replays them on a copy of the context's memory, "
                      "which it cannot save and restore reliably here: " + unsafe);
     }
@@ -115,7 +116,7 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
                                                                     "configuration failed");
     const uint64_t begun = gpa::cuda::NowNs();
     std::string why;
-    if (!replayer_->BeginBatchReplay(launch.context, &why)) {
+    if (!replayer_->BeginBatchReplay(launch.context, &why, &words)) {
         {
             auto lock = gpa::cuda::RangeProfiler::Lock();
             state->profiler->Abandon(this);
@@ -215,7 +216,8 @@ bool CounterCollector::BeginWholeGraph(ContextState* state, GraphLaunch& launch)
                                       : "the graph was instantiated before gpaprof attached (its nodes are unknown)") +
                       "; a counter set of one pass measures the application's own launch");
         }
-        if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context); !unsafe.empty()) {
+        const std::vector<uint64_t> words = launch.program->ArgumentWords();
+        if (const std::string unsafe = replayer_->UnsafeContextMemory(launch.context, &words); !unsafe.empty()) {
             return na("CUDA graphs with several passes have NA counters here: gpaprof replays them on a copy of the "
                       "context's memory, which it cannot save and restore reliably: " + unsafe);
         }
@@ -234,7 +236,8 @@ bool CounterCollector::BeginWholeGraph(ContextState* state, GraphLaunch& launch)
     std::string failure;
     if (passes > 1) {
         std::string why;
-        if (!replayer_->BeginBatchReplay(launch.context, &why)) {
+        const std::vector<uint64_t> words = launch.program->ArgumentWords();
+        if (!replayer_->BeginBatchReplay(launch.context, &why, &words)) {
             failure = why;
         } else {
             for (uint32_t pass = 0; pass + 1 < passes && failure.empty(); ++pass) {

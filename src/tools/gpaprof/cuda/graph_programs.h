@@ -52,6 +52,9 @@ struct GraphProgram {
     std::string unreplayable;           // why its steps cannot be run outside the graph; empty when they can
     bool hostNodes = false;             // a host node runs application code: never run again by gpaprof
     size_t Kernels() const;             // enabled kernel steps
+    // Every 8-byte-aligned 64-bit word of the enabled kernels' arguments and the sets' destinations: what may point
+    // into host memory mapped for the device (DeviceMemoryMap::Plan).
+    std::vector<uint64_t> ArgumentWords() const;
 };
 
 // Pure: the launch of a kernel node's parameters (v2 and v3 share these fields), its arguments copied;

@@ -441,7 +441,7 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
     modules_.clear();  // functions are per context; a later context may reuse their handles
 }
 
-bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
+bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why, const std::vector<uint64_t>* pinnedByArguments) {
     const uint64_t start = NowNs();
     exclusive_ = std::unique_lock<std::shared_mutex>(gate_);
     if (const CUresult r = api_->cuCtxPushCurrent_v2(context); r != CUDA_SUCCESS) {
@@ -462,7 +462,7 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why) {
     };
     if (!ReplayStream(context, &stream_, why)) return fail(*why);
     ResolveModuleData(context, nullptr, nullptr);
-    const DeviceMemoryMap::SavePlan plan = memory_->Plan(context);
+    const DeviceMemoryMap::SavePlan plan = memory_->Plan(context, pinnedByArguments);
     if (!plan.unsafe.empty()) return fail(plan.unsafe);
     if (!PrepareShadows(context, plan.regions, why)) return fail(*why);
     if (const CUresult r = api_->cuCtxSynchronize(); r != CUDA_SUCCESS) return fail("waiting for the context failed: " + Describe(r));
@@ -528,9 +528,9 @@ bool LaunchReplayer::EndBatchReplay(std::string* why) {
     return ok;
 }
 
-std::string LaunchReplayer::UnsafeContextMemory(CUcontext context) {
+std::string LaunchReplayer::UnsafeContextMemory(CUcontext context, const std::vector<uint64_t>* pinnedByArguments) {
     ResolveModuleData(context, nullptr, nullptr);
-    return memory_->Plan(context).unsafe;
+    return memory_->Plan(context, pinnedByArguments).unsafe;
 }
 
 CUresult LaunchReplayer::RunCopy(const CUDA_MEMCPY3D& copy) {

@@ -116,7 +116,8 @@ public:
     // The end of a batch on `context`: takes the gate, makes the context current, waits for it and saves what
     // every kernel could write now. Then RestoreSnapshot + Relaunch per dispatch and pass, on a stream of
     // gpaprof's; EndBatchReplay puts the saved memory back, waits, and releases everything.
-    bool BeginBatchReplay(CUcontext context, std::string* why);
+    // `pinnedByArguments`: a CUDA graph's kernel arguments (DeviceMemoryMap::Plan).
+    bool BeginBatchReplay(CUcontext context, std::string* why, const std::vector<uint64_t>* pinnedByArguments = nullptr);
     bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
@@ -126,7 +127,7 @@ public:
     // Before a batch replay of a graph's kernels: the modules of its kernels, so that their variables are saved.
     void KnowFunction(CUcontext context, CUfunction function) { ResolveModuleData(context, function, nullptr); }
     // Why the memory of `context` cannot be saved and restored reliably now; empty when it can.
-    std::string UnsafeContextMemory(CUcontext context);
+    std::string UnsafeContextMemory(CUcontext context, const std::vector<uint64_t>* pinnedByArguments);
     // Inside a batch replay, on gpaprof's stream: a graph's copy or set, and the whole graph (its passes).
     CUresult RunCopy(const CUDA_MEMCPY3D& copy);
     CUresult RunSet(const CUDA_MEMSET_NODE_PARAMS& set);

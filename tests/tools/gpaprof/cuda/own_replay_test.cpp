@@ -187,6 +187,26 @@ TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
     EXPECT_TRUE(map.Plan(Context(1)).unsafe.empty());
 }
 
+// CUDA graph replays: pinned host memory no kernel argument points into is left alone (neither saved nor a reason to
+// refuse); one an argument points into still refuses, as managed memory always does.
+TEST(DeviceMemoryMap, GraphReplaysLeavePinnedMemoryNoArgumentNamesAlone) {
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+    map.Allocated(Context(1), MemoryKind::HostPinned, 0x9000, 0x100);
+    EXPECT_NE(map.Plan(Context(1)).unsafe.find("pinned"), std::string::npos) << "launch by launch: still refused";
+    const std::vector<uint64_t> elsewhere = {0x1000, 0x1080, 0x42};
+    const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1), &elsewhere);
+    EXPECT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    ASSERT_EQ(plan.regions.size(), 1u);
+    EXPECT_EQ(plan.regions[0].base, 0x1000u) << "the pinned memory is not saved";
+    const std::vector<uint64_t> inside = {0x1000, 0x90ff};
+    EXPECT_NE(map.Plan(Context(1), &inside).unsafe.find("argument points into pinned"), std::string::npos);
+    const std::vector<uint64_t> pastTheEnd = {0x9100};
+    EXPECT_TRUE(map.Plan(Context(1), &pastTheEnd).unsafe.empty());
+    map.Allocated(Context(1), MemoryKind::Managed, 0x20000, 0x100);
+    EXPECT_NE(map.Plan(Context(1), &elsewhere).unsafe.find("managed"), std::string::npos);
+}
+
 // Begun captures count once they succeed; an end counts whatever it returns (an invalidated capture ends too).
 TEST(MemoryCalls, GraphCapturesBeginWhenTheySucceedAndEndEitherWay) {
     for (const uint32_t begin : {CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
