@@ -28,6 +28,10 @@ public:
 
     // Calls `launch` once per configuration group; `launch` must issue the same kernels each time, at most
     // `maxKernels` of them. On return (*values)[k] holds every metric of the plan for the k-th kernel.
+    // Launch kernels directly, not through CUDA graphs: auto ranges made no range of a graph launch under user
+    // replay (its kernels unmeasured, or, with hardware counters, CUPTI's Stop failing: docs/benchmarks.md), so
+    // a graph's kernels could have no values and later kernels' values move up to their places. What kernel
+    // replay does with one is checked by tests/gpu/cuda/kernel_replay_test.cu (not yet run on a GPU).
     Outcome Profile(const MetricPlan& plan, const std::function<Outcome()>& launch,
                     std::vector<std::map<std::string, double>>* values, size_t maxKernels = 1);
 
