@@ -5,14 +5,40 @@ CUDA graph (PyTorch's whole-network capture: 3 warm-up steps on a side stream, o
 is replayed N times, as programs that cut launch overhead do. With --workers W the batches come from a DataLoader
 with W worker processes (forked from the process that already uses CUDA; they use none) into pinned memory (a
 thread of the main process pins them), copied to the GPU without waiting, as training scripts load their data.
+With --compile the model is compiled with torch.compile(mode="reduce-overhead") (TorchInductor's kernels, run from
+CUDA graphs that PyTorch records after a warm-up): 2 compiled steps (compilation, warm-up and recording), then N
+steps that replay the graphs. Where compiling is not possible here (no torch.compile, no triton, no C compiler,
+no Python headers, or the compiler fails), it says why on one line starting "torch_training_loop: --compile not
+possible:" and exits 0.
 
-    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph] [--workers W]
-    prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph, workers=W with
-    --workers)
+    python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph] [--compile]
+                                   [--workers W]
+    prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph, compile=1 with
+    --compile, workers=W with --workers)
 """
 import argparse
+import os
+import shutil
+import sysconfig
 
 import torch
+
+
+def compile_unavailable():
+    """Why torch.compile(mode="reduce-overhead") cannot work here, or None."""
+    if not hasattr(torch, "compile"):
+        return f"this PyTorch ({torch.__version__}) has no torch.compile"
+    try:
+        import triton  # noqa: F401  (TorchInductor's GPU kernels are triton kernels)
+    except ImportError as error:
+        return f"triton is not installed ({error})"
+    compiler = os.environ.get("CC") or "cc"
+    if not (shutil.which(compiler) or shutil.which("gcc") or shutil.which("clang")):
+        return f"no C compiler ({compiler}, gcc, clang): triton builds its kernel launcher with one"
+    include = sysconfig.get_paths().get("include", "")
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        return f"no Python headers ({include}/Python.h): triton builds its kernel launcher against them"
+    return None
 
 
 def convnet():
@@ -28,6 +54,7 @@ def main():
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--graph", action="store_true")
+    parser.add_argument("--compile", action="store_true")
     parser.add_argument("--workers", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(0)
@@ -49,7 +76,33 @@ def main():
         return step_loss
 
     loss = None
-    if args.graph:
+    if args.compile:
+        reason = compile_unavailable()
+        if reason:
+            print(f"torch_training_loop: --compile not possible: {reason}", flush=True)
+            return
+        compiled = torch.compile(model, mode="reduce-overhead")
+        mark_step = getattr(getattr(torch, "compiler", None), "cudagraph_mark_step_begin", None)
+
+        def compiled_step():
+            if mark_step:
+                mark_step()
+            optimizer.zero_grad(set_to_none=True)
+            step_loss = loss_fn(compiled(images), labels)
+            step_loss.backward()
+            optimizer.step()
+            return step_loss
+
+        try:
+            compiled_step()  # compiles (forward and backward), runs once
+        except Exception as error:  # noqa: BLE001  (whatever stopped the compiler: say it, as for the checks above)
+            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            print(f"torch_training_loop: --compile not possible: {type(error).__name__}: {first[:300]}", flush=True)
+            return
+        compiled_step()  # records the CUDA graphs
+        for _ in range(args.steps):
+            loss = compiled_step()
+    elif args.graph:
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
@@ -75,7 +128,8 @@ def main():
     else:
         for _ in range(args.steps):
             loss = step()
-    graph_field = " graph=1" if args.graph else ""
+    graph_field = " graph=1" if args.graph and not args.compile else ""
+    graph_field += " compile=1" if args.compile else ""
     graph_field += f" workers={args.workers}" if args.workers else ""
     print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch}{graph_field} "
           f"loss={loss.item():.4f}", flush=True)
