@@ -2,13 +2,18 @@
 # Builds gpaprof's CUDA part on the GPU machine and runs its tests and benchmarks there:
 #   host tests (tests/tools/gpaprof/cuda), GPU end-to-end tests on the CUDA programs of
 #   tests/tools/gpaprof/cuda_apps (ncu comparison included), and the benchmarks of bench/ (docs/benchmarks.md).
+#   CUDA graph counters (issue 33) are steps of their own: `graphs` (the GpaprofCudaGraphs end-to-end tests and
+#   bench/graph_vs_ncu.sh, about 3 minutes), `graphs-torch` and `graphs-torch-compile` (bench/graph_rows_vs_ncu_torch.sh
+#   on PyTorch: a ResNet-18 step in torch.cuda.graph, about 2 minutes; under torch.compile(mode="reduce-overhead"),
+#   the rest of a device command).
 #
 # Writes to $OUT (default ./gpu-gpaprof-out): device.txt, build.log, tests.log, bench.log, summary.txt (one
 # line per step), figures.txt (the FIGURE lines and benchmark tables), samples.tar.gz (the .atp/.csv/.occupancy
 # of one profiled run, for docs and readers).
 #
 # Usage: tools/device/gpu_gpaprof_tests.sh [build-dir] [steps...]
-#   steps: tests bench (default: both); DEADLINE (seconds, default 560) stops starting new steps after it.
+#   steps: tests bench graphs graphs-torch graphs-torch-compile (default: tests bench); DEADLINE (seconds, default
+#   560) stops starting new steps after it, and each step's limit is cut to the time left.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-gpaprof-out}
@@ -62,7 +67,9 @@ fi
 
 if [[ " $steps " == *" tests "* ]]; then
   step "$log" host_tests 60 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_host_tests"
-  step "$log" gpu_end_to_end 450 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests"
+  # The CUDA graph counter tests run in the `graphs` step, within a limit of their own.
+  step "$log" gpu_end_to_end 450 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests" \
+    --gtest_filter='-GpaprofCudaGraphs.*'
   # One profiled run kept for the documentation: every mode at once.
   samples=$PWD/$build/gpaprof-samples
   rm -rf "$samples"; mkdir -p "$samples"
@@ -89,6 +96,23 @@ if [[ " $steps " == *" bench "* ]]; then
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh
   step "$benchlog" bench_kernel_time 150 bench/kernel_time_vs_ncu.sh
   step "$benchlog" bench_metrics 120 bench/gpa_vs_ncu_metrics.sh
+fi
+
+if [[ " $steps " == *" graphs "* ]]; then
+  # gpaprof -p on CUDA graphs: node rows against eager rows, --graph-profiling graph, -t -p -O, capture, threads,
+  # graphs it cannot replay (tests/tools/gpaprof/cuda/cuda_graph_counters_test.cpp); then against ncu.
+  step "$log" gpu_graph_counters 300 "$build/tests/tools/gpaprof/cuda/gpaprof_cuda_end_to_end_tests" \
+    --gtest_filter='GpaprofCudaGraphs.*'
+  BUILD=$PWD/$build step "$benchlog" bench_graph_vs_ncu 300 bench/graph_vs_ncu.sh
+fi
+
+if [[ " $steps " == *" graphs-torch "* ]]; then
+  # Rows against ncu's results (or the trace's kernel lines) on a ResNet-18 step in a CUDA graph.
+  BUILD=$PWD/$build VARIANTS=graph TIMEOUT=120 step "$benchlog" bench_graph_torch 300 bench/graph_rows_vs_ncu_torch.sh
+fi
+if [[ " $steps " == *" graphs-torch-compile "* ]]; then
+  # The same compiled with torch.compile(mode="reduce-overhead"): says why and is skipped where that cannot work.
+  BUILD=$PWD/$build VARIANTS=compile TIMEOUT=150 step "$benchlog" bench_graph_torch_compile 540 bench/graph_rows_vs_ncu_torch.sh
 fi
 
 {

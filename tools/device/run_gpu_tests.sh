@@ -4,13 +4,19 @@
 # brings back at most 8 files); $OUT/summary.txt has one line per step with its exit status.
 #
 # Usage: tools/device/run_gpu_tests.sh [parts...]
-#   parts: build opencl opencl-layer cuda gpaprof joins bench main   (default: all, in that order)
+#   parts: build opencl opencl-layer cuda gpaprof graphs joins bench main   (default: all, in that order)
 #   opencl  the OpenCL backend, samples, C++ API and gpaprof's OpenCL end-to-end tests on NVIDIA's OpenCL
 #           driver (its ICD is registered for the run: the machine lists only PoCL)
 #   opencl-layer  tools/device/gpu_opencl_layer_tests.sh: the OpenCL layer (cl_codeplay_performance_counters)
 #           on NVIDIA's OpenCL driver with its NVML counters, and the CPU counters of the machine's PoCL
 #   cuda    tools/device/gpu_cuda_tests.sh: CUDA backend known-answer tests, fixtures, samples
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
+#   graphs  tools/device/gpu_gpaprof_tests.sh graphs: gpaprof -p on CUDA graphs (issue 33), the GpaprofCudaGraphs
+#           end-to-end tests (tests/tools/gpaprof/cuda/cuda_graph_counters_test.cpp) and bench/graph_vs_ncu.sh
+#   graphs-torch, graphs-torch-compile  tools/device/gpu_gpaprof_tests.sh with that step:
+#           bench/graph_rows_vs_ncu_torch.sh, gpaprof's rows against ncu's results on a ResNet-18 step in
+#           torch.cuda.graph (about 2 minutes after the build), and under torch.compile(mode="reduce-overhead") (a
+#           device command of its own) (not in the default list: PyTorch)
 #   joins   tools/device/gpu_gpaprof_thread_joins.sh: the 4-thread trace test RUNS times (10, ~2 s each), every
 #           launch call of every profile with its kernel (a defect of 2026-11-27 hit about one profile in ten)
 #   bench   tools/device/gpu_gpaprof_tests.sh bench: the ratios of bench/ (docs/benchmarks.md)
@@ -34,7 +40,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 build=${BUILD:-build-gpu}
-parts=${*:-build opencl opencl-layer cuda gpaprof joins bench main}
+parts=${*:-build opencl opencl-layer cuda gpaprof graphs joins bench main}
 mkdir -p "$OUT"
 summary=$OUT/summary.txt
 touch "$summary"
@@ -104,6 +110,14 @@ for part in $parts; do
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
       ;;
+    graphs|graphs-torch|graphs-torch-compile)
+      OUT=$dir DEADLINE=${GRAPHS_DEADLINE:-560} bash tools/device/gpu_gpaprof_tests.sh "$build" "$part" > "$dir/run.log" 2>&1
+      rc=$?
+      cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
+      grep -hE "^FIGURE graph_(whole|trace|threads|unreplayable|capture)|^FIGURE graph_node rows|^-- .*count lists|rows (equal|DIFFER)|skipped:" \
+        "$dir/tests.log" "$dir/bench.log" 2>/dev/null | cut -c1-200 | tee -a "$summary" | tail -40
+      grep -E "^\[  FAILED  \]" "$dir/tests.log" 2>/dev/null | sort -u | head -20
+      ;;
     joins)
       OUT=$dir bash tools/device/gpu_gpaprof_thread_joins.sh "$build" > "$dir/run.log" 2>&1
       rc=$?
@@ -159,7 +173,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof joins bench main vulkan repeat launcher python)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof graphs graphs-torch graphs-torch-compile joins bench main vulkan repeat launcher multigpu python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
