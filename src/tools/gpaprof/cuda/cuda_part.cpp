@@ -160,6 +160,15 @@ bool CudaPart::Initialize(std::string* problem) {
             return false;
         }
     }
+    // CUDA graphs: instantiation clones every node into the executable graph, whose ids the kernels' activity
+    // records carry; the clones say which node became which (graph_launches.cpp).
+    if (graphs_) {
+        result = api_->cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiEnableCallback failed: " + api_->Describe(result);
+            return false;
+        }
+    }
     if (trace_ && !diagNoActivity_) {
         // Device times on gpaprof's clock (CLOCK_MONOTONIC), converted by CUPTI itself; older CUPTIs keep
         // their own clock and gpaprof calibrates it against CLOCK_MONOTONIC.

@@ -186,8 +186,11 @@ private:
     bool wholeGraphs_ = false;
     std::atomic<uint64_t> graphLaunches_{0};
     std::atomic<bool> unknownGraphNoted_{false};
+    std::atomic<bool> unreadableGraphNoted_{false};
     std::unordered_map<CUgraphExec, uint32_t> graphKernelIds_;  // graph mode: the Method's kernel id (under mutex_)
     void OnGraphCallExit(uint32_t driverCbid, const void* params);
+    // A node cloned (into an executable graph, while it is instantiated on this thread): CUPTI's ids of both.
+    void OnGraphNodeCloned(const CUpti_GraphData* data);
     void GraphLaunchEnter(OpenCall* call, const CUpti_CallbackData* data);
     DispatchRow WholeGraphRow(CUgraphExec exec, CUcontext context, uint64_t executionOrder);
     std::string GraphName(CUgraphExec exec) const;

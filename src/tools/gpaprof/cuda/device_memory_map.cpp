@@ -1,6 +1,7 @@
 #include "tools/gpaprof/cuda/device_memory_map.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gpaprof::cuda {
 
@@ -265,12 +266,11 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
         const bool host = allocation.kind == MemoryKind::HostPinned || allocation.kind == MemoryKind::HostRegistered;
         if (host && pinnedByArguments) {
             const uint64_t end = base + allocation.size;
-            const bool named = std::any_of(pinnedByArguments->begin(), pinnedByArguments->end(),
-                                           [&](uint64_t word) { return word >= base && word < end; });
-            if (!named) continue;
-            plan.unsafe = std::string("a kernel argument points into ") + MemoryKindName(allocation.kind);
-            plan.regions.clear();
-            return plan;
+            const auto named = std::find_if(pinnedByArguments->begin(), pinnedByArguments->end(),
+                                            [&](uint64_t word) { return word >= base && word < end; });
+            // Named: saved and restored like device memory (the device reaches it at the same address).
+            if (named != pinnedByArguments->end()) plan.regions.push_back({base, allocation.size});
+            continue;
         }
         plan.unsafe = std::string("the process has ") + MemoryKindName(allocation.kind);
         plan.regions.clear();

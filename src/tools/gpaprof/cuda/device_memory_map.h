@@ -121,9 +121,10 @@ public:
         size_t communicationAllocations = 0;  // a communication library's allocations, left out (MemoryOwner)
     };
     // `pinnedByArguments` (CUDA graph replays, graph_launch_collector.cpp): host memory mapped for the device (pinned,
-    // registered) does not make the plan unsafe unless one of these words, the graph's kernel arguments read as
-    // 64-bit values, points into it; such memory is neither saved nor restored. (A pointer to it kept in device
-    // memory is not seen: docs/gpaprof.md says so.)
+    // registered) does not make the plan unsafe. An allocation one of these words points into (the graph's kernel
+    // arguments read as 64-bit values) is saved and restored with the device memory; the others are left alone. (A
+    // pointer to host memory kept in device memory is not seen, and a host thread writing such memory while the
+    // graph is replayed may see its write undone: docs/gpaprof.md says so.)
     SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr) const;
 
     size_t AllocationCount() const;

@@ -175,6 +175,10 @@ void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
 }
 
 void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
+    if (cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) {
+        OnGraphNodeCloned(static_cast<const CUpti_GraphData*>(data->resourceDescriptor));
+        return;
+    }
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         RecordDevices();
         uint32_t device = 0;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,11 @@ struct LaunchParams {
     CUgraphExec hGraph;
     CUstream hStream;
 };
+
+// CUPTI's id of each node cloned on this thread since its last instantiation ended -> its clone's. An instantiation
+// clones every node of its graph into the executable graph, on the instantiating thread, before it returns; the
+// kernels' activity records (the .atp's graphNode=) carry the clones' ids.
+thread_local std::unordered_map<uint64_t, uint64_t> t_clonedNodes;
 
 CUDA_KERNEL_NODE_PARAMS FromV1(const CUDA_KERNEL_NODE_PARAMS_v1& v1) {
     CUDA_KERNEL_NODE_PARAMS params{};
@@ -79,6 +85,18 @@ bool IsGraphCall(uint32_t driverCbid) {
     }
 }
 
+void CudaPart::OnGraphNodeCloned(const CUpti_GraphData* data) {
+    if (!data || !data->node || !data->originalNode || !api_->cuptiGetGraphNodeId) return;
+    uint64_t original = 0, clone = 0;
+    if (api_->cuptiGetGraphNodeId(data->originalNode, &original) == CUPTI_SUCCESS &&
+        api_->cuptiGetGraphNodeId(data->node, &clone) == CUPTI_SUCCESS) {
+        // Clones outside instantiations (cuGraphClone, child graphs) are forgotten at the next one; a thread that
+        // only ever clones keeps a bounded map.
+        if (t_clonedNodes.size() >= (1u << 20)) t_clonedNodes.clear();
+        t_clonedNodes[original] = clone;
+    }
+}
+
 void CudaPart::OnGraphCallExit(uint32_t cbid, const void* params) {
     if (!graphs_ || !params) return;
     Internal internal;  // reading a graph calls the driver
@@ -89,7 +107,8 @@ void CudaPart::OnGraphCallExit(uint32_t cbid, const void* params) {
         case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
         case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
             const auto* p = static_cast<const InstantiateHead*>(params);
-            if (p->phGraphExec && *p->phGraphExec) graphs_->Instantiated(*p->phGraphExec, p->hGraph);
+            if (p->phGraphExec && *p->phGraphExec) graphs_->Instantiated(*p->phGraphExec, p->hGraph, t_clonedNodes);
+            t_clonedNodes.clear();
             return;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
@@ -186,6 +205,12 @@ void CudaPart::GraphLaunchEnter(OpenCall* call, const CUpti_CallbackData* data) 
             collector_->Flush(data->context);
         }
         return;
+    }
+    if (launch.program && launch.program->Kernels() == 0 && !launch.program->unreplayable.empty() &&
+        !unreadableGraphNoted_.exchange(true)) {
+        // Its kernels are unknown, so they cannot even have NA rows: say so rather than leave them out silently.
+        agent_->Note("a CUDA graph's nodes could not be read (" + launch.program->unreplayable +
+                     "): its kernels have no .csv or .occupancy rows (with -t they are in the .atp)");
     }
     if (launch.program) {
         launch.uses.assign(launch.program->steps.size(), CounterCollector::GraphLaunch::Use::RunOnly);

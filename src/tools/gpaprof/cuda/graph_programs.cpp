@@ -126,9 +126,16 @@ void GraphPrograms::ReadInto(CUgraph graph, size_t top, int depth, GraphProgram*
     if (!api_->cuGraphGetEdges_v2 || api_->cuGraphGetEdges_v2(graph, nullptr, nullptr, nullptr, &edgeCount) != CUDA_SUCCESS) {
         return unreplayable("the driver did not list the graph's edges");
     }
+    // With the edges' data: asking without it fails (CUDA_ERROR_LOSSY_QUERY) where an edge is not a plain
+    // dependency, as the programmatic edges of kernels launched with programmatic dependent launch (cuDNN's on
+    // Hopper, in PyTorch's captured graphs). Run one by one, every edge is a full dependency.
     std::vector<CUgraphNode> from(edgeCount), to(edgeCount);
-    if (edgeCount && api_->cuGraphGetEdges_v2(graph, from.data(), to.data(), nullptr, &edgeCount) != CUDA_SUCCESS) {
-        return unreplayable("the driver did not list the graph's edges");
+    std::vector<CUgraphEdgeData> edgeData(edgeCount);
+    if (edgeCount) {
+        if (const CUresult r = api_->cuGraphGetEdges_v2(graph, from.data(), to.data(), edgeData.data(), &edgeCount);
+            r != CUDA_SUCCESS) {
+            return unreplayable("the driver did not list the graph's edges (CUresult " + std::to_string(static_cast<int>(r)) + ")");
+        }
     }
     std::unordered_map<CUgraphNode, size_t> index;
     for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
@@ -199,8 +206,28 @@ GraphProgram GraphPrograms::Read(CUgraph graph) const {
     return program;
 }
 
-void GraphPrograms::Instantiated(CUgraphExec exec, CUgraph graph) {
+namespace {
+
+// The executable graph's nodes keep their ids through updates: `fresh`'s steps take `old`'s ids, step by step
+// within each top node (the topology is the same).
+void KeepNodeIds(const GraphProgram& old, GraphProgram* fresh) {
+    std::unordered_map<size_t, std::vector<uint64_t>> ids;
+    for (const GraphStep& step : old.steps) ids[step.topNode].push_back(step.cuptiNodeId);
+    std::unordered_map<size_t, size_t> next;
+    for (GraphStep& step : fresh->steps) {
+        const std::vector<uint64_t>& known = ids[step.topNode];
+        const size_t at = next[step.topNode]++;
+        if (at < known.size()) step.cuptiNodeId = known[at];
+    }
+}
+
+}  // namespace
+
+void GraphPrograms::Instantiated(CUgraphExec exec, CUgraph graph, const std::unordered_map<uint64_t, uint64_t>& clones) {
     auto program = std::make_shared<GraphProgram>(Read(graph));
+    for (GraphStep& step : program->steps) {
+        if (auto clone = clones.find(step.cuptiNodeId); clone != clones.end()) step.cuptiNodeId = clone->second;
+    }
     Known known;
     for (size_t i = 0; i < program->topNodes.size(); ++i) known.nodes[program->topNodes[i]] = i;
     known.program = std::move(program);
@@ -225,6 +252,7 @@ void GraphPrograms::Updated(CUgraphExec exec, CUgraph graph) {
             if (step.topNode == old.topNode) step.enabled = false;
         }
     }
+    if (program->topNodes.size() == found->second.program->topNodes.size()) KeepNodeIds(*found->second.program, program.get());
     for (size_t i = 0; i < program->topNodes.size(); ++i) found->second.nodes[program->topNodes[i]] = i;
     found->second.program = std::move(program);
 }
@@ -333,6 +361,7 @@ void GraphPrograms::ChildGraphSet(CUgraphExec exec, CUgraphNode node, CUgraph ch
     ChangeSteps(exec, node, [&](size_t top, GraphProgram* program) {
         GraphProgram replacement;
         ReadInto(child, top, 1, &replacement);
+        KeepNodeIds(*program, &replacement);
         // The child's steps take the place of the old ones (the topology is the same, their order too).
         std::vector<GraphStep> steps;
         bool inserted = false;

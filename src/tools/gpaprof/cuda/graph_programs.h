@@ -33,7 +33,9 @@ struct GraphStep {
     GraphStepKind kind = GraphStepKind::Skip;
     CUgraphNode node = nullptr;  // in the graph it was read from (inside a child graph for a child's nodes)
     size_t topNode = 0;          // the node of the executable graph's own graph it belongs to (GraphProgram::topNodes)
-    uint64_t cuptiNodeId = 0;    // CUPTI's id of `node`; 0 when CUPTI cannot say
+    // CUPTI's id of the node's clone in the executable graph (what the kernel's activity record carries), or of
+    // `node` where the clone is unknown; 0 when CUPTI cannot say.
+    uint64_t cuptiNodeId = 0;
     bool enabled = true;         // cuGraphNodeSetEnabled: a disabled node runs as an empty one
     // Kernel: the launch, by value (arguments copied). `identity` is the handle an eager launch of the same kernel
     // names (the CUkernel where the node has one), so that rows of both get the same kernel id.
@@ -81,7 +83,8 @@ public:
 
     // At the exits of the calls that succeeded (the calling thread is internal: gpaprof's driver calls are not
     // the application's).
-    void Instantiated(CUgraphExec exec, CUgraph graph);
+    // `clones`: CUPTI's id of each node cloned while it was instantiated -> its clone's (the executable graph's).
+    void Instantiated(CUgraphExec exec, CUgraph graph, const std::unordered_map<uint64_t, uint64_t>& clones = {});
     void Updated(CUgraphExec exec, CUgraph graph);  // cuGraphExecUpdate: the exec now runs `graph`'s parameters
     void KernelParamsSet(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
     void MemcpyParamsSet(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& copy);

@@ -188,8 +188,8 @@ TEST(DeviceMemoryMap, ArraysPeerAccessAndGraphCaptureMakeReplaysFallBack) {
 }
 
 // CUDA graph replays: pinned host memory no kernel argument points into is left alone (neither saved nor a reason to
-// refuse); one an argument points into still refuses, as managed memory always does.
-TEST(DeviceMemoryMap, GraphReplaysLeavePinnedMemoryNoArgumentNamesAlone) {
+// refuse); one an argument points into is saved with the device memory; managed memory still refuses.
+TEST(DeviceMemoryMap, GraphReplaysSavePinnedMemoryOnlyWhereAnArgumentNamesIt) {
     DeviceMemoryMap map;
     map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
     map.Allocated(Context(1), MemoryKind::HostPinned, 0x9000, 0x100);
@@ -200,7 +200,11 @@ TEST(DeviceMemoryMap, GraphReplaysLeavePinnedMemoryNoArgumentNamesAlone) {
     ASSERT_EQ(plan.regions.size(), 1u);
     EXPECT_EQ(plan.regions[0].base, 0x1000u) << "the pinned memory is not saved";
     const std::vector<uint64_t> inside = {0x1000, 0x90ff};
-    EXPECT_NE(map.Plan(Context(1), &inside).unsafe.find("argument points into pinned"), std::string::npos);
+    const DeviceMemoryMap::SavePlan named = map.Plan(Context(1), &inside);
+    EXPECT_TRUE(named.unsafe.empty()) << named.unsafe;
+    ASSERT_EQ(named.regions.size(), 2u) << "the pinned allocation an argument names is saved too";
+    EXPECT_EQ(named.regions[1].base, 0x9000u);
+    EXPECT_EQ(named.regions[1].size, 0x100u);
     const std::vector<uint64_t> pastTheEnd = {0x9100};
     EXPECT_TRUE(map.Plan(Context(1), &pastTheEnd).unsafe.empty());
     map.Allocated(Context(1), MemoryKind::Managed, 0x20000, 0x100);
