@@ -142,6 +142,30 @@ inline void WriteExpectations(const std::string& directory, const Results& resul
     }
 }
 
+// Reads samples 0 .. samples-1 of every counter of an ended session into `results` (blocking until ready).
+inline void ReadSamples(gpa_uint32 session, const std::vector<std::string>& counters, size_t samples, Results* results) {
+    for (const std::string& counter : counters) {
+        gpa_uint32 index = 0;
+        GPA_CHECK(GPA_GetCounterIndex(counter.c_str(), &index));
+        GPA_Type type = GPA_TYPE_FLOAT64;
+        GPA_CHECK(GPA_GetCounterDataType(index, &type));
+        std::vector<double>& values = results->values[counter];
+        for (size_t s = 0; s < samples; ++s) {
+            double value = 0;
+            if (type == GPA_TYPE_UINT64) {
+                gpa_uint64 v = 0;
+                GPA_CHECK(GPA_GetSampleUInt64(session, static_cast<gpa_uint32>(s), index, &v));
+                value = static_cast<double>(v);
+            } else if (type == GPA_TYPE_FLOAT64) {
+                GPA_CHECK(GPA_GetSampleFloat64(session, static_cast<gpa_uint32>(s), index, &value));
+            } else {
+                FAIL() << counter << " has an unexpected type " << type;
+            }
+            values.push_back(value);
+        }
+    }
+}
+
 // Enables `counters` on the current GPA context, runs `work(sample)` for each sample in every pass the
 // counters need, and reads every value. `fixture` names a counter data fixture to record, if recording.
 inline void Measure(const std::vector<std::string>& counters, size_t samples, const std::function<void(size_t)>& work,
@@ -170,26 +194,7 @@ inline void Measure(const std::vector<std::string>& counters, size_t samples, co
         GPA_CHECK(GPA_EndPass());
     }
     GPA_CHECK(GPA_EndSession());
-    for (const std::string& counter : counters) {
-        gpa_uint32 index = 0;
-        GPA_CHECK(GPA_GetCounterIndex(counter.c_str(), &index));
-        GPA_Type type = GPA_TYPE_FLOAT64;
-        GPA_CHECK(GPA_GetCounterDataType(index, &type));
-        std::vector<double>& values = results->values[counter];
-        for (size_t s = 0; s < samples; ++s) {
-            double value = 0;
-            if (type == GPA_TYPE_UINT64) {
-                gpa_uint64 v = 0;
-                GPA_CHECK(GPA_GetSampleUInt64(session, static_cast<gpa_uint32>(s), index, &v));
-                value = static_cast<double>(v);
-            } else if (type == GPA_TYPE_FLOAT64) {
-                GPA_CHECK(GPA_GetSampleFloat64(session, static_cast<gpa_uint32>(s), index, &value));
-            } else {
-                FAIL() << counter << " has an unexpected type " << type;
-            }
-            values.push_back(value);
-        }
-    }
+    ReadSamples(session, counters, samples, results);
 }
 
 }  // namespace gpu_test

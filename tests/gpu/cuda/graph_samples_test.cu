@@ -122,24 +122,7 @@ void MeasurePasses(const std::vector<std::string>& counters, size_t samples, con
         GPA_CHECK(GPA_EndPass());
     }
     GPA_CHECK(GPA_EndSession());
-    for (const std::string& counter : counters) {
-        gpa_uint32 index = 0;
-        GPA_CHECK(GPA_GetCounterIndex(counter.c_str(), &index));
-        GPA_Type type = GPA_TYPE_FLOAT64;
-        GPA_CHECK(GPA_GetCounterDataType(index, &type));
-        std::vector<double>& values = results->values[counter];
-        for (size_t s = 0; s < samples; ++s) {
-            double value = 0;
-            if (type == GPA_TYPE_UINT64) {
-                gpa_uint64 v = 0;
-                GPA_CHECK(GPA_GetSampleUInt64(session, static_cast<gpa_uint32>(s), index, &v));
-                value = static_cast<double>(v);
-            } else {
-                GPA_CHECK(GPA_GetSampleFloat64(session, static_cast<gpa_uint32>(s), index, &value));
-            }
-            values.push_back(value);
-        }
-    }
+    gpu_test::ReadSamples(session, counters, samples, results);
 }
 
 bool Has(const Results& r, const std::string& counter) { return r.values.count(counter) != 0; }

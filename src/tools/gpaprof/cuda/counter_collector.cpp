@@ -393,13 +393,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
     state->ownDispatch = true;
     ++statistics_.ownReplayed;
     const std::string rangeName = std::to_string(state->rangesPushed++);
-    auto start = [&] {
-        auto lock = gpa::cuda::RangeProfiler::Lock();
-        Timed timed(&statistics_.startNs);
-        gpa::Outcome started = state->profiler->Start();
-        state->running = started.ok();
-        return started;
-    };
+    auto start = [&] { return StartPass(state); };
     auto stop = [&] {
         auto lock = gpa::cuda::RangeProfiler::Lock();
         Timed timed(&statistics_.stopNs);
@@ -573,15 +567,9 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
             failure = why;
         } else {
             for (uint32_t pass = 1; pass < passes && failure.empty(); ++pass) {
-                {
-                    auto lock = gpa::cuda::RangeProfiler::Lock();
-                    Timed timed(&statistics_.startNs);
-                    const gpa::Outcome started = state->profiler->Start();
-                    if (!started.ok()) {
-                        failure = started.reason();
-                        break;
-                    }
-                    state->running = true;
+                if (const gpa::Outcome started = StartPass(state); !started.ok()) {
+                    failure = started.reason();
+                    break;
                 }
                 for (ContextState::Deferred& dispatch : deferred) {
                     uint64_t mark = NowNs();
@@ -615,19 +603,9 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                     PopRange(state);
                     if (!failure.empty()) break;
                 }
-                auto lock = gpa::cuda::RangeProfiler::Lock();
-                Timed timed(&statistics_.stopNs);
-                bool all = false;
-                const gpa::Outcome stopped = state->profiler->Stop(&all);
-                state->running = false;
-                state->allSubmitted = stopped.ok() && all;
                 passesDone = pass + 1;
-                if (!stopped.ok() && failure.empty()) failure = stopped.reason();
-                if (failure.empty() && state->allSubmitted != (pass + 1 == passes)) {
-                    failure = state->allSubmitted ? "CUPTI ended the replay cycle after " + std::to_string(pass + 1) +
-                                                        " of the " + std::to_string(passes) + " passes it planned"
-                                                  : "CUPTI wants more passes than the " + std::to_string(passes) +
-                                                        " it planned";
+                if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) {
+                    failure = stopped;
                 }
             }
             if (!replayer_->EndBatchReplay(&why)) {

@@ -45,20 +45,6 @@ struct LaunchParams {
 // kernels' activity records (the .atp's graphNode=) carry the clones' ids.
 thread_local std::unordered_map<uint64_t, uint64_t> t_clonedNodes;
 
-CUDA_KERNEL_NODE_PARAMS FromV1(const CUDA_KERNEL_NODE_PARAMS_v1& v1) {
-    CUDA_KERNEL_NODE_PARAMS params{};
-    params.func = v1.func;
-    params.gridDimX = v1.gridDimX;
-    params.gridDimY = v1.gridDimY;
-    params.gridDimZ = v1.gridDimZ;
-    params.blockDimX = v1.blockDimX;
-    params.blockDimY = v1.blockDimY;
-    params.blockDimZ = v1.blockDimZ;
-    params.sharedMemBytes = v1.sharedMemBytes;
-    params.kernelParams = v1.kernelParams;
-    params.extra = v1.extra;
-    return params;
-}
 
 }  // namespace
 
@@ -118,7 +104,7 @@ void CudaPart::OnGraphCallExit(uint32_t cbid, const void* params) {
         }
         case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams: {
             const auto* p = static_cast<const NodeCall<const CUDA_KERNEL_NODE_PARAMS_v1*>*>(params);
-            if (p->params) graphs_->KernelParamsSet(p->hGraphExec, p->hNode, FromV1(*p->params));
+            if (p->params) graphs_->KernelParamsSet(p->hGraphExec, p->hNode, AsKernelNodeParams(*p->params));
             return;
         }
         case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {

@@ -325,22 +325,7 @@ void GraphPrograms::MemsetParamsSet(CUgraphExec exec, CUgraphNode node, const CU
 
 void GraphPrograms::NodeParamsSet(CUgraphExec exec, CUgraphNode node, const CUgraphNodeParams& params) {
     switch (params.type) {
-        case CU_GRAPH_NODE_TYPE_KERNEL: {
-            CUDA_KERNEL_NODE_PARAMS kernel{};
-            kernel.func = params.kernel.func;
-            kernel.gridDimX = params.kernel.gridDimX;
-            kernel.gridDimY = params.kernel.gridDimY;
-            kernel.gridDimZ = params.kernel.gridDimZ;
-            kernel.blockDimX = params.kernel.blockDimX;
-            kernel.blockDimY = params.kernel.blockDimY;
-            kernel.blockDimZ = params.kernel.blockDimZ;
-            kernel.sharedMemBytes = params.kernel.sharedMemBytes;
-            kernel.kernelParams = params.kernel.kernelParams;
-            kernel.extra = params.kernel.extra;
-            kernel.kern = params.kernel.kern;
-            kernel.ctx = params.kernel.ctx;
-            return KernelParamsSet(exec, node, kernel);
-        }
+        case CU_GRAPH_NODE_TYPE_KERNEL: return KernelParamsSet(exec, node, AsKernelNodeParams(params.kernel));
         case CU_GRAPH_NODE_TYPE_MEMCPY: return MemcpyParamsSet(exec, node, params.memcpy.copyParams);
         case CU_GRAPH_NODE_TYPE_MEMSET: {
             CUDA_MEMSET_NODE_PARAMS set{};

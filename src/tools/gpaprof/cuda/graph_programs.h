@@ -76,6 +76,26 @@ bool KernelNodeLaunch(const TracingApi& api, const KernelNodeParams& params, CUf
     return CopyKernelArguments(api, function, params.kernelParams, params.extra, launch, why);
 }
 
+// Pure: a kernel node's parameters of any version (v1 without `kern`/`ctx`, v3 of cuGraphExecNodeSetParams) as the
+// v2 struct the rest reads.
+template <typename KernelNodeParams>
+CUDA_KERNEL_NODE_PARAMS AsKernelNodeParams(const KernelNodeParams& from) {
+    CUDA_KERNEL_NODE_PARAMS params{};
+    params.func = from.func;
+    params.gridDimX = from.gridDimX;
+    params.gridDimY = from.gridDimY;
+    params.gridDimZ = from.gridDimZ;
+    params.blockDimX = from.blockDimX;
+    params.blockDimY = from.blockDimY;
+    params.blockDimZ = from.blockDimZ;
+    params.sharedMemBytes = from.sharedMemBytes;
+    params.kernelParams = from.kernelParams;
+    params.extra = from.extra;
+    if constexpr (requires { from.kern; }) params.kern = from.kern;
+    if constexpr (requires { from.ctx; }) params.ctx = from.ctx;
+    return params;
+}
+
 // What each executable graph of the process runs, kept from the calls that make and change them. Any thread.
 class GraphPrograms {
 public:
