@@ -608,11 +608,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                     failure = stopped;
                 }
             }
-            if (!replayer_->EndBatchReplay(&why)) {
-                NoteOnce("gpaprof could not put memory back after replaying a batch of dispatches; the application's "
-                         "results may be wrong: " + why);
-                if (failure.empty()) failure = why;
-            }
+            EndBatchReplay("a batch of dispatches", &failure);
         }
     }
     for (ContextState::Deferred& dispatch : deferred) replayer_->ReleaseSnapshot(&dispatch.snapshot);

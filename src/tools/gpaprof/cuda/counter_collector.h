@@ -206,6 +206,9 @@ private:
     // Graph launches: node mode, and graph mode's passes before the application's own (graph_launch_collector.cpp).
     void ProfileGraphNodes(ContextState* state, GraphLaunch& launch);
     bool BeginWholeGraph(ContextState* state, GraphLaunch& launch);
+    // Ends a batch replay (memory put back, the gate released); where memory could not be put back, says so and
+    // makes it the `failure` unless there is one.
+    void EndBatchReplay(const std::string& what, std::string* failure);
     // Starts a pass of the current configuration; stops it, saying whether CUPTI wants the passes it planned.
     gpa::Outcome StartPass(ContextState* state);
     std::string StopPass(ContextState* state, uint32_t pass, uint32_t passes);

@@ -39,6 +39,14 @@ bool CopiesToHost(const TracingApi* api, const CUDA_MEMCPY3D& copy) {
 
 }  // namespace
 
+void CounterCollector::EndBatchReplay(const std::string& what, std::string* failure) {
+    std::string why;
+    if (replayer_->EndBatchReplay(&why)) return;
+    NoteOnce("gpaprof could not put memory back after replaying " + what + "; the application's results may be wrong: " +
+             why);
+    if (failure->empty()) *failure = why;
+}
+
 gpa::Outcome CounterCollector::StartPass(ContextState* state) {
     auto lock = gpa::cuda::RangeProfiler::Lock();
     Timed timed(&statistics_.startNs);
@@ -179,11 +187,7 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
         if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) failure = stopped;
         passesDone = pass + 1;
     }
-    if (!replayer_->EndBatchReplay(&why)) {
-        NoteOnce("gpaprof could not put memory back after replaying a CUDA graph's kernels; the application's results "
-                 "may be wrong: " + why);
-        if (failure.empty()) failure = why;
-    }
+    EndBatchReplay("a CUDA graph's kernels", &failure);
     statistics_.launchNs += gpa::cuda::NowNs() - begun;
     ++statistics_.ownReplayed;
     if (!failure.empty()) {
@@ -258,11 +262,7 @@ bool CounterCollector::BeginWholeGraph(ContextState* state, GraphLaunch& launch)
                     failure = stopped;
                 }
             }
-            if (!replayer_->EndBatchReplay(&why)) {
-                NoteOnce("gpaprof could not put memory back after replaying a CUDA graph; the application's results may "
-                         "be wrong: " + why);
-                if (failure.empty()) failure = why;
-            }
+            EndBatchReplay("a CUDA graph", &failure);
         }
     }
     statistics_.launchNs += gpa::cuda::NowNs() - begun;
