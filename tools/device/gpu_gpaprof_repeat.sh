@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpaprof, run after run, on a PyTorch training loop (tests/tools/gpaprof/cuda_apps/torch_training_loop.py):
 # RUNS runs in each mode (-t, -p, -t -p -O). Every run must end as the program alone does (exit 0, no crash
-# message) and every run of a mode must write the same numbers of API calls, kernel lines and rows.
+# message) and every run of a mode must write the same numbers of API calls, kernel lines, rows and NA rows.
 #
 # Writes $OUT/repeat.txt (one line per run, then one per mode) and $OUT/abnormal_*.log (the first few runs that
 # ended badly). Exit status 0 when every run of every mode passed.
@@ -51,6 +51,9 @@ one_run() {  # one_run MODE N: runs gpaprof once, prints its line
   calls=$(grep -o '([0-9]* API calls' "$dir/log" | head -1 | tr -dc '0-9')
   rows=$(grep -o '([0-9]* dispatches)' "$dir/log" | head -1 | tr -dc '0-9')
   kernels=$(awk '/^=====cuda Kernel Timestamp Output=====/ {getline; print $1; exit}' "$dir/run.atp" 2>/dev/null)
+  # Rows whose last counter is NA (a graph launch gpaprof could not replay, a kernel it could not measure).
+  local na=-
+  [ -f "$dir/run.csv" ] && na=$(grep -c ',[[:space:]]*NA[[:space:]]*$' "$dir/run.csv")
   if [ $rc -ne 0 ] || grep -qE 'corrupted|terminate called|pure virtual|Segmentation|double free|killed by|free\(\)|malloc\(\)' "$dir/log" ||
      ! grep -q '^torch_training_loop ' "$dir/log"; then
     abnormal=yes
@@ -59,8 +62,8 @@ one_run() {  # one_run MODE N: runs gpaprof once, prints its line
   # Files written: the run's own (run.*), and none for processes that made no CUDA call (forked data workers).
   local files
   files=$(find "$dir" -maxdepth 1 -type f ! -name log | wc -l)
-  printf '%-4s run=%-3s rc=%-3s calls=%-7s kernels=%-6s rows=%-6s files=%-2s abnormal=%s %ss\n' "$mode" "$n" "$rc" "${calls:--}" \
-    "${kernels:--}" "${rows:--}" "$files" "$abnormal" "$((SECONDS - start))"
+  printf '%-4s run=%-3s rc=%-3s calls=%-7s kernels=%-6s rows=%-6s na_rows=%-5s files=%-2s abnormal=%s %ss\n' "$mode" "$n" \
+    "$rc" "${calls:--}" "${kernels:--}" "${rows:--}" "$na" "$files" "$abnormal" "$((SECONDS - start))"
   rm -rf "$dir"
 }
 
@@ -92,8 +95,8 @@ for mode in $MODES; do
   wait
   sort -V "$lines" >> "$table"
   bad=$(grep -c 'abnormal=yes' "$lines")
-  distinct=$(grep -o 'calls=[^ ]* *kernels=[^ ]* *rows=[^ ]* *files=[^ ]*' "$lines" | tr -s ' ' | sort -u | wc -l)
-  summary="mode $mode: $RUNS runs, $bad abnormal, $distinct distinct (calls, kernel lines, rows, files)"
+  distinct=$(grep -o 'calls=[^ ]* *kernels=[^ ]* *rows=[^ ]* *na_rows=[^ ]* *files=[^ ]*' "$lines" | tr -s ' ' | sort -u | wc -l)
+  summary="mode $mode: $RUNS runs, $bad abnormal, $distinct distinct (calls, kernel lines, rows, NA rows, files)"
   echo "$summary" | tee -a "$table"
   [ "$bad" -eq 0 ] && [ "$distinct" -eq 1 ] || status=1
 done

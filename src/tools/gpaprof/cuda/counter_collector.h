@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -213,6 +214,9 @@ private:
     gpa::Outcome StartPass(ContextState* state);
     std::string StopPass(ContextState* state, uint32_t pass, uint32_t passes);
     void NoteOnce(const std::string& message);
+    // A graph's kernel node run again: as a plain launch of its parameters, or, where the driver refuses those, the
+    // first of the launches that may differ from the graph's in what it checks that runs (kept for the node).
+    CUresult RelaunchGraphKernel(const GraphStep& step);
 
     agent::Agent* agent_;
     std::vector<std::string> requested_;
@@ -232,6 +236,13 @@ private:
     std::vector<std::string> notes_;
     Statistics statistics_;
     uint64_t launchStartNs_ = 0;
+    struct GraphKernelLaunch {  // how a graph's kernel node runs where its plain launch is refused
+        CUfunction identity = nullptr;  // GraphStep::identity: the kernel it holds for
+        CUfunction function = nullptr;  // the handle launched
+        bool cooperative = false;
+        LaunchCopy Apply(const LaunchCopy& launch) const;  // `launch` (its arguments now) launched this way
+    };
+    std::unordered_map<CUgraphNode, GraphKernelLaunch> graphKernelLaunches_;  // RelaunchGraphKernel's, per node
 };
 
 }  // namespace gpaprof::cuda

@@ -74,6 +74,7 @@ bool CudaPart::Initialize(std::string* problem) {
         debugRecords_ = std::strstr(debug, "records") != nullptr;
         debugCallbacks_ = std::strstr(debug, "callbacks") != nullptr;
         debugMemory_ = std::strstr(debug, "memory") != nullptr;
+        debugGraphs_ = std::strstr(debug, "graphs") != nullptr;
     }
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);

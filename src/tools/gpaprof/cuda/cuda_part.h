@@ -191,6 +191,7 @@ private:
     void OnGraphCallExit(uint32_t driverCbid, const void* params);
     // A node cloned (into an executable graph, while it is instantiated on this thread): CUPTI's ids of both.
     void OnGraphNodeCloned(const CUpti_GraphData* data);
+    void DebugGraph(CUgraphExec exec) const;  // GPAPROF_CUDA_DEBUG=graphs: the steps read for an executable graph
     void GraphLaunchEnter(OpenCall* call, const CUpti_CallbackData* data);
     DispatchRow WholeGraphRow(CUgraphExec exec, CUcontext context, uint64_t executionOrder);
     std::string GraphName(CUgraphExec exec) const;
@@ -260,6 +261,7 @@ private:
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
     bool debugMemory_ = false;     // GPAPROF_CUDA_DEBUG=memory: every allocation with its owner and callers' modules
+    bool debugGraphs_ = false;     // GPAPROF_CUDA_DEBUG=graphs: every node clone CUPTI reports, every graph read
     bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
     JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner

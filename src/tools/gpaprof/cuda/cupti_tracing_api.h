@@ -47,6 +47,7 @@ namespace gpaprof::cuda {
     X(cuCtxGetDevice)                                \
     X(cuCtxGetCurrent)                               \
     X(cuFuncGetAttribute)                            \
+    X(cuFuncSetAttribute)                            \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)   \
     X(cuGetErrorName)                                \
     X(cuCtxSynchronize)                              \

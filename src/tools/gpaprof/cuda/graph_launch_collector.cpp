@@ -13,6 +13,9 @@
 //               gpaprof's stream the same way; the application's own launch is the last pass (with one pass, the
 //               only one: nothing is saved or replayed).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,7 +40,102 @@ bool CopiesToHost(const TracingApi* api, const CUDA_MEMCPY3D& copy) {
     return type == CU_MEMORYTYPE_HOST;
 }
 
+bool DebugGraphs() {
+    static const bool on = [] {
+        const char* debug = std::getenv("GPAPROF_CUDA_DEBUG");
+        return debug && std::strstr(debug, "graphs");
+    }();
+    return on;
+}
+
 }  // namespace
+
+namespace {
+
+// `launch` as a cooperative launch.
+LaunchCopy Cooperative(LaunchCopy launch) {
+    CUlaunchAttribute cooperative{};
+    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    cooperative.value.cooperative = 1;
+    launch.attributes.push_back(cooperative);
+    if (!launch.hasConfig) {
+        launch.hasConfig = true;
+        launch.config = CUlaunchConfig{};
+        launch.config.gridDimX = launch.grid[0];
+        launch.config.gridDimY = launch.grid[1];
+        launch.config.gridDimZ = launch.grid[2];
+        launch.config.blockDimX = launch.block[0];
+        launch.config.blockDimY = launch.block[1];
+        launch.config.blockDimZ = launch.block[2];
+        launch.config.sharedMemBytes = launch.sharedBytes;
+    }
+    return launch;
+}
+
+}  // namespace
+
+LaunchCopy CounterCollector::GraphKernelLaunch::Apply(const LaunchCopy& launch) const {
+    LaunchCopy copy = launch;
+    copy.function = function;
+    return cooperative ? Cooperative(std::move(copy)) : copy;
+}
+
+CUresult CounterCollector::RelaunchGraphKernel(const GraphStep& step) {
+    // Node handles are reused once a graph is gone: a way kept for a node holds for the same kernel only.
+    if (auto kept = graphKernelLaunches_.find(step.node); kept != graphKernelLaunches_.end()) {
+        if (kept->second.identity == step.identity) return replayer_->Relaunch(kept->second.Apply(step.launch));
+        graphKernelLaunches_.erase(kept);
+    }
+    const CUresult plain = replayer_->Relaunch(step.launch);
+    if (plain != CUDA_ERROR_INVALID_VALUE) return plain;
+    // The driver refused the node's parameters as a plain launch, though the application's graph runs them. Launches
+    // that may differ from the graph's in what the driver checks: another handle of the same kernel (the CUkernel, the
+    // node's CUfunction, the context's), a dynamic shared memory limit the graph's node met and the function lacks,
+    // a cooperative launch. The first that runs is kept for the node.
+    const TracingApi& api = *replayer_->api();
+    auto attempt = [&](const std::string& how, const GraphKernelLaunch& way) {
+        const CUresult result = replayer_->Relaunch(way.Apply(step.launch));
+        if (DebugGraphs()) {
+            std::fprintf(stderr, "gpaprof debug: %s as %s: %s\n", DescribeStep(step).c_str(), how.c_str(),
+                         replayer_->Describe(result).c_str());
+        }
+        if (result != CUDA_SUCCESS) return false;
+        NoteOnce("gpaprof ran a CUDA graph kernel node (" + step.name + ") as " + how + ": as a plain launch the driver " +
+                 "refused its parameters (" + replayer_->Describe(plain) + ")");
+        graphKernelLaunches_[step.node] = way;
+        return true;
+    };
+    for (CUfunction handle : {step.nodeFunction, reinterpret_cast<CUfunction>(step.kernel), step.function}) {
+        if (!handle || handle == step.launch.function) continue;
+        const bool kernel = handle == reinterpret_cast<CUfunction>(step.kernel);
+        if (attempt(kernel ? "its CUkernel" : "another CUfunction of it", GraphKernelLaunch{step.identity, handle, false})) {
+            return CUDA_SUCCESS;
+        }
+    }
+    // Seen on an H200 (2026-11-28): cuDNN's batch-norm kernel in PyTorch's graph, 100,352 B of dynamic shared
+    // memory, its CUfunction's limit 8,192 B; the graph ran it, the plain launch and its CUkernel were refused.
+    for (CUfunction function : {step.nodeFunction, step.function}) {
+        int limit = 0;
+        if (!function || !api.cuFuncGetAttribute || !api.cuFuncSetAttribute ||
+            api.cuFuncGetAttribute(&limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, function) != CUDA_SUCCESS ||
+            limit >= static_cast<int>(step.launch.sharedBytes)) {
+            continue;
+        }
+        // The application's graph runs the node with this much: the function given the same limit runs nothing
+        // differently for the application.
+        if (api.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(step.launch.sharedBytes)) != CUDA_SUCCESS) {
+            continue;
+        }
+        if (attempt("its function with its dynamic shared memory limit raised from " + std::to_string(limit) +
+                        " B to the node's " + std::to_string(step.launch.sharedBytes) + " B",
+                    GraphKernelLaunch{step.identity, function, false})) {
+            return CUDA_SUCCESS;
+        }
+    }
+    if (attempt("a cooperative launch", GraphKernelLaunch{step.identity, step.launch.function, true})) return CUDA_SUCCESS;
+    return plain;
+}
 
 void CounterCollector::EndBatchReplay(const std::string& what, std::string* failure) {
     std::string why;
@@ -166,7 +264,7 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
                     failure = "cuptiRangeProfilerPushRange failed";
                     break;
                 }
-                result = replayer_->Relaunch(step.launch);
+                result = RelaunchGraphKernel(step);
                 PopRange(state);
                 if (pass == 0) {
                     ++statistics_.kernels;
@@ -177,11 +275,11 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
             } else if (step.kind == GraphStepKind::Kernel && launch.uses[i] == GraphLaunch::Use::RunOnly) {
                 // Run, so that later kernels see what it writes, but not measured: with auto ranges it is a range of
                 // its own (no row), as gpaprof's cache flush is.
-                result = replayer_->Relaunch(step.launch);
+                result = RelaunchGraphKernel(step);
                 if (pass == 0 && !state->userRanges && result == CUDA_SUCCESS) state->pending.push_back(PendingRange{});
             }
             if (result != CUDA_SUCCESS) {
-                failure = "running a graph node again failed (CUresult " + std::to_string(static_cast<int>(result)) + ")";
+                failure = "running a graph node again failed with " + replayer_->Describe(result) + ": " + DescribeStep(step);
             }
         }
         if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) failure = stopped;

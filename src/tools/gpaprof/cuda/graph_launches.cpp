@@ -4,6 +4,7 @@
 // collector's (graph_launch_collector.cpp).
 #include <cupti_driver_cbid.h>
 
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -80,6 +81,19 @@ void CudaPart::OnGraphNodeCloned(const CUpti_GraphData* data) {
         // only ever clones keeps a bounded map.
         if (t_clonedNodes.size() >= (1u << 20)) t_clonedNodes.clear();
         t_clonedNodes[original] = clone;
+        if (debugGraphs_) std::fprintf(stderr, "gpaprof debug: graph node %llu cloned as %llu\n",
+                                       static_cast<unsigned long long>(original), static_cast<unsigned long long>(clone));
+    }
+}
+
+void CudaPart::DebugGraph(CUgraphExec exec) const {
+    const auto program = graphs_->Find(exec);
+    if (!program) return;
+    std::fprintf(stderr, "gpaprof debug: executable graph %p: %zu steps%s%s\n", static_cast<void*>(exec),
+                 program->steps.size(), program->unreplayable.empty() ? "" : ", not replayable: ",
+                 program->unreplayable.c_str());
+    for (size_t i = 0; i < program->steps.size(); ++i) {
+        std::fprintf(stderr, "gpaprof debug:   step %zu: %s\n", i, DescribeStep(program->steps[i]).c_str());
     }
 }
 
@@ -93,7 +107,10 @@ void CudaPart::OnGraphCallExit(uint32_t cbid, const void* params) {
         case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
         case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
             const auto* p = static_cast<const InstantiateHead*>(params);
-            if (p->phGraphExec && *p->phGraphExec) graphs_->Instantiated(*p->phGraphExec, p->hGraph, t_clonedNodes);
+            if (p->phGraphExec && *p->phGraphExec) {
+                graphs_->Instantiated(*p->phGraphExec, p->hGraph, t_clonedNodes);
+                if (debugGraphs_) DebugGraph(*p->phGraphExec);
+            }
             t_clonedNodes.clear();
             return;
         }

@@ -37,33 +37,6 @@ bool AttributeMatters(CUlaunchAttributeID id, const CUlaunchAttributeValue& valu
 
 }  // namespace
 
-size_t GraphProgram::Kernels() const {
-    return static_cast<size_t>(std::count_if(steps.begin(), steps.end(), [](const GraphStep& step) {
-        return step.kind == GraphStepKind::Kernel && step.enabled;
-    }));
-}
-
-std::vector<uint64_t> GraphProgram::ArgumentWords() const {
-    std::vector<uint64_t> words;
-    for (const GraphStep& step : steps) {
-        if (!step.enabled) continue;
-        if (step.kind == GraphStepKind::Memset) words.push_back(step.set.dst);
-        if (step.kind != GraphStepKind::Kernel) continue;
-        const std::vector<uint8_t>& bytes = step.launch.arguments;
-        std::vector<size_t> starts = step.launch.argumentOffsets;
-        if (starts.empty() && !bytes.empty()) starts.push_back(0);  // one parameter buffer
-        for (size_t p = 0; p < starts.size(); ++p) {
-            const size_t end = p + 1 < starts.size() ? starts[p + 1] : bytes.size();
-            for (size_t at = starts[p]; at + sizeof(uint64_t) <= end; at += sizeof(uint64_t)) {
-                uint64_t word = 0;
-                std::memcpy(&word, bytes.data() + at, sizeof word);
-                words.push_back(word);
-            }
-        }
-    }
-    return words;
-}
-
 bool GraphPrograms::ReadKernel(CUgraphNode node, GraphStep* step, std::string* why) const {
     CUDA_KERNEL_NODE_PARAMS params{};
     if (!api_->cuGraphKernelNodeGetParams_v2 || api_->cuGraphKernelNodeGetParams_v2(node, &params) != CUDA_SUCCESS) {
@@ -77,13 +50,23 @@ bool GraphPrograms::ReadKernel(CUgraphNode node, GraphStep* step, std::string* w
         function = nullptr;
     }
     if (!KernelNodeLaunch(*api_, params, function, &step->launch, why)) return false;
+    step->nodeFunction = params.func;
+    step->kernel = params.kern;
     step->identity = params.kern ? reinterpret_cast<CUfunction>(params.kern) : params.func;
     step->function = function;
     if (const char* name = nullptr; function && api_->cuFuncGetName && api_->cuFuncGetName(&name, function) == CUDA_SUCCESS && name) {
         step->name = name;
     }
+    // A kernel compiled with its cluster size (__cluster_dims__) has it without an attribute, and the node reports
+    // it as one; launches may not set a compile-time cluster size again.
+    int compiledCluster = 0;
+    if (function && api_->cuFuncGetAttribute &&
+        api_->cuFuncGetAttribute(&compiledCluster, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, function) != CUDA_SUCCESS) {
+        compiledCluster = 0;
+    }
     if (api_->cuGraphKernelNodeGetAttribute) {
         for (CUlaunchAttributeID id : kNodeAttributes) {
+            if (id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && compiledCluster > 0) continue;
             CUlaunchAttributeValue value{};
             if (api_->cuGraphKernelNodeGetAttribute(node, id, &value) == CUDA_SUCCESS && AttributeMatters(id, value)) {
                 CUlaunchAttribute attribute{};

@@ -43,6 +43,8 @@ struct GraphStep {
     CUfunction identity = nullptr;
     CUfunction function = nullptr;  // the CUfunction in the node's context (its module, attributes, name)
     std::string name;  // the kernel's name as the driver gives it
+    CUfunction nodeFunction = nullptr;  // the node's own handles (either may be null): its CUfunction, its CUkernel
+    CUkernel kernel = nullptr;
     // Memcpy, Memset.
     CUDA_MEMCPY3D copy{};
     CUDA_MEMSET_NODE_PARAMS set{};
@@ -75,6 +77,10 @@ bool KernelNodeLaunch(const TracingApi& api, const KernelNodeParams& params, CUf
     launch->sharedBytes = params.sharedMemBytes;
     return CopyKernelArguments(api, function, params.kernelParams, params.extra, launch, why);
 }
+
+// Pure: one line saying what a step runs, for notes and GPAPROF_CUDA_DEBUG=graphs ("kernel node 17179869186
+// _Z3sumPKfiPf: grid 64x1x1, block 256x1x1, 0 B shared").
+std::string DescribeStep(const GraphStep& step);
 
 // Pure: a kernel node's parameters of any version (v1 without `kern`/`ctx`, v3 of cuGraphExecNodeSetParams) as the
 // v2 struct the rest reads.

@@ -168,6 +168,7 @@ public:
         uint64_t beginNs = 0;       // waiting for the context, looking up variables, allocating, saving
     };
     Statistics statistics() const { return statistics_; }
+    std::string Describe(CUresult result) const;  // "CUDA_ERROR_INVALID_VALUE (1)"
 
 private:
     struct Shadow {
@@ -177,7 +178,6 @@ private:
     void ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched);
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
-    std::string Describe(CUresult result) const;
     // In `context` (current), queued on `stream`, right before the measured kernel.
     bool FlushCache(CUcontext context, CUstream stream);
     // gpaprof's stream in `context`, made on first use.
