@@ -89,7 +89,9 @@ const std::vector<GpaComputeCounter> kTable = {
      "The average number of FLAT instructions that read from or write to the video memory executed per work "
      "item (affected by flow control). Includes FLAT instructions that read from or write to scratch. NVIDIA: "
      "generic-address loads, stores and atomics (LD, ST, ATOM: NVIDIA's FLAT instructions) per warp, less those "
-     "that resolved to shared memory (FlatLDSInsts). Collecting it instruments the kernel's SASS.",
+     "that resolved to shared memory (FlatLDSInsts). Collecting it instruments the kernel's SASS. For kernels a "
+     "sample runs through a CUDA graph launch it includes those that resolved to shared memory (FlatLDSInsts "
+     "reads 0 for them).",
      {{"(smsp__inst_executed_op_generic_ld.sum + smsp__inst_executed_op_generic_st.sum + "
        "smsp__inst_executed_op_generic_atom.sum - " FLAT_LDS ") / " WARPS}}},
     {"VALUUtilization", "General", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE,
@@ -166,7 +168,9 @@ const std::vector<GpaComputeCounter> kTable = {
      "The average number of FLAT instructions that read from or write to LDS executed per work item (affected by "
      "flow control). NVIDIA: generic-address loads, stores and atomics that resolved to shared memory, per warp: "
      "SASS-instrumented counts of instructions that accessed shared memory less the hardware counts of "
-     "shared-space instructions (LDS, STS, ATOMS). Collecting it instruments the kernel's SASS.",
+     "shared-space instructions (LDS, STS, ATOMS). Collecting it instruments the kernel's SASS. Kernels a sample "
+     "runs through a CUDA graph launch are not instrumented: their share reads 0 (on an H200, 2026-11-28), and "
+     "FlatVMemInsts counts their accesses.",
      {{FLAT_LDS " / " WARPS}}},
     {"LDSBankConflict", "LocalMemory", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE,
      "The percentage of GPUTime LDS is stalled by bank conflicts. NVIDIA: the extra shared-memory data cycles "
