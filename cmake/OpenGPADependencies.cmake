@@ -19,6 +19,14 @@ set(OPENGPA_HAVE_OPENCL ${OpenCL_FOUND})
 find_package(Vulkan QUIET)
 set(OPENGPA_HAVE_VULKAN ${Vulkan_FOUND})
 
+# OpenGL/GLES over EGL: glvnd's libEGL and libOpenGL with their headers (Debian: libegl-dev libopengl-dev
+# libgles-dev); Mesa's llvmpipe (libegl-mesa0, libgl1-mesa-dri) runs the tests on the CPU, surfaceless.
+find_package(OpenGL QUIET COMPONENTS OpenGL EGL)
+set(OPENGPA_HAVE_GL OFF)
+if(OpenGL_OpenGL_FOUND AND OpenGL_EGL_FOUND AND EXISTS "${OPENGL_INCLUDE_DIR}/GL/glcorearb.h")
+  set(OPENGPA_HAVE_GL ON)
+endif()
+
 # CUDA toolkit with CUPTI (headers and libcupti; the GPU itself is only needed at run time).
 find_package(CUDAToolkit QUIET)
 set(OPENGPA_HAVE_CUPTI OFF)

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build libgtest-dev pocl-opencl-icd ocl-icd-opencl-dev ocl-icd-libopencl1
           opencl-headers clinfo python3 chromium
           libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
+          libegl-dev libopengl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
           pkgconf python3-venv python3-pyopencl python3-numpy python3-pandas python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
