@@ -159,7 +159,9 @@ Outcome Session::Read(uint32_t sampleId, uint32_t counterIndex, double* value) {
     Outcome check = CheckSample(sampleId);
     if (!check.ok()) return check;
     std::lock_guard<std::mutex> lock(waitMutex_);
-    if (!waited_) {
+    // A failed wait is tried again at the next read: what failed may since have been put right (the commands
+    // submitted, the GL context made current on this thread).
+    if (!waited_ || !waitOutcome_.ok()) {
         waitOutcome_ = backend_->WaitUntilReady();
         waited_ = true;
         ready_ = waitOutcome_.ok();

@@ -3,25 +3,11 @@
 #include <cctype>
 #include <set>
 
+#include "counters/graphics_counters.h"
+
 namespace gpa::vk {
 
 namespace {
-
-DerivedCounterDefinition Counter(const char* name, const char* group, const char* description, GPA_Type type,
-                                 GPA_Usage_Type usage, const char* expression) {
-    DerivedCounterDefinition counter;
-    counter.name = name;
-    counter.group = group;
-    counter.description = description;
-    counter.type = type;
-    counter.usage = usage;
-    counter.expression = expression;
-    return counter;
-}
-
-DerivedCounterDefinition Statistic(const char* name, const char* description, const char* event) {
-    return Counter(name, "PipelineStatistics", description, GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, event);
-}
 
 GPA_Usage_Type UsageOf(VkPerformanceCounterUnitKHR unit) {
     switch (unit) {
@@ -103,36 +89,9 @@ const std::vector<EventCounter>& LayerEvents() {
 }
 
 const std::vector<DerivedCounterDefinition>& PublicCounters() {
-    static const std::vector<DerivedCounterDefinition> counters = {
-        Counter("GPUTime", "Timing",
-                "Time, in milliseconds, the GPU took to execute the commands between GPA_BeginSample and GPA_EndSample: "
-                "the difference of two device timestamps, written before the first command (top of pipe) and after the "
-                "last one completed (bottom of pipe), times VkPhysicalDeviceLimits::timestampPeriod.",
-                GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_MILLISECONDS, "TIMING.duration_ns / 1000000"),
-        Statistic("IAVertices", "Number of vertices read by the input assembler.", "IA.vertices"),
-        Statistic("IAPrimitives", "Number of primitives read by the input assembler.", "IA.primitives"),
-        Statistic("VSInvocations", "Number of times a vertex shader was invoked.", "VGT.vs_invocations"),
-        Statistic("HSInvocations",
-                  "Number of times a hull (tessellation control) shader was invoked, counted per patch as Vulkan's "
-                  "statistic counts it (the patches the tessellation control shader processed), as in Direct3D 11.",
-                  "VGT.hs_patches"),
-        Statistic("DSInvocations", "Number of times a domain (tessellation evaluation) shader was invoked.", "VGT.ds_invocations"),
-        Statistic("GSInvocations", "Number of times a geometry shader was invoked.", "VGT.gs_invocations"),
-        Statistic("GSPrimitives", "Number of primitives output by a geometry shader.", "VGT.gs_primitives"),
-        Statistic("CInvocations", "Number of primitives that were sent to the rasterizer (reached the clipping stage).",
-                  "PA.clipping_invocations"),
-        Statistic("CPrimitives", "Number of primitives that were rendered (passed on by the clipping stage).",
-                  "PA.clipping_primitives"),
-        Statistic("PSInvocations",
-                  "Number of times a pixel (fragment) shader was invoked, as the driver counts them: some drivers count "
-                  "whole pixel blocks (Mesa's llvmpipe counts every 4 x 4 block its shader ran on as 16).",
-                  "SPI.ps_invocations"),
-        Statistic("CSInvocations", "Number of times a compute shader was invoked.", "SPI.cs_invocations"),
-        Statistic("Occlusion",
-                  "Get the number of samples that passed the depth and stencil tests (a precise occlusion query where "
-                  "the device has occlusionQueryPrecise).",
-                  "DB.samples_passed"),
-    };
+    static const std::vector<DerivedCounterDefinition> counters = graphics::PipelineCounters(
+        "written before the first command (top of pipe) and after the last one completed (bottom of pipe), times "
+        "VkPhysicalDeviceLimits::timestampPeriod");
     return counters;
 }
 

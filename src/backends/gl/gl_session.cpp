@@ -1,0 +1,198 @@
+#include "backends/gl/gl_session.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gpa::gl {
+
+namespace {
+
+constexpr GLenum kGpuDisjoint = 0x8FBB;  // GL_GPU_DISJOINT_EXT (EXT_disjoint_timer_query)
+
+std::string TargetName(GLenum target) {
+    switch (target) {
+        case GL_SAMPLES_PASSED: return "GL_SAMPLES_PASSED";
+        case GL_ANY_SAMPLES_PASSED: return "GL_ANY_SAMPLES_PASSED";
+        case GL_ANY_SAMPLES_PASSED_CONSERVATIVE: return "GL_ANY_SAMPLES_PASSED_CONSERVATIVE";
+        case GL_PRIMITIVES_GENERATED: return "GL_PRIMITIVES_GENERATED";
+        case GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: return "GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN";
+        case GL_TIME_ELAPSED: return "GL_TIME_ELAPSED";
+        default: {
+            char text[32];
+            std::snprintf(text, sizeof text, "query target 0x%04X", target);
+            return text;
+        }
+    }
+}
+
+std::string SampleName(uint32_t sampleId, uint32_t pass) {
+    return "sample " + std::to_string(sampleId) + " (pass " + std::to_string(pass) + ")";
+}
+
+}  // namespace
+
+GlSession::GlSession(const ContextProfile& profile, PassPlan plan) : profile_(profile), plan_(std::move(plan)) {}
+
+GlSession::~GlSession() {
+    // Query names belong to the context: deleted only in it (another context current would lose its own).
+    if (!profile_.IsCurrent()) return;
+    for (Sample& sample : samples_) DeleteQueries(sample);
+}
+
+Outcome GlSession::NotCurrent(const char* what) const {
+    char handle[32];
+    std::snprintf(handle, sizeof handle, "%p", profile_.handle);
+    return Fail(GPA_STATUS_ERROR_FAILED, std::string("the GL context ") + handle + " is not current on this thread: " +
+                                             what + " makes GL calls in it; make it current (eglMakeCurrent) first");
+}
+
+void GlSession::DeleteQueries(Sample& sample) {
+    std::vector<GLuint> names;
+    for (GLuint query : sample.queries) {
+        if (query) names.push_back(query);
+    }
+    if (sample.endTimestamp) names.push_back(sample.endTimestamp);
+    if (!names.empty()) profile_.gl.DeleteQueries(static_cast<GLsizei>(names.size()), names.data());
+    std::fill(sample.queries.begin(), sample.queries.end(), 0);
+    sample.endTimestamp = 0;
+}
+
+Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
+    if (!profile_.IsCurrent()) return NotCurrent("GPA_BeginSample");
+    if (pass >= plan_.passes.size()) return Fail(GPA_STATUS_ERROR_FAILED, "internal error: no pass " + std::to_string(pass));
+    const GlFunctions& gl = profile_.gl;
+    Sample sample;
+    sample.pass = pass;
+    sample.sampleId = sampleId;
+    sample.counters = plan_.passes[pass];
+    // Refused before anything begins: a query of the application's active on a target the pass needs.
+    for (uint32_t counter : sample.counters) {
+        const GlQuery& query = profile_.queries.at(counter);
+        if (query.target == 0) continue;
+        GLint active = 0;
+        if (query.indexed) {
+            gl.GetQueryIndexediv(query.target, query.index, GL_CURRENT_QUERY, &active);
+        } else {
+            gl.GetQueryiv(query.target, GL_CURRENT_QUERY, &active);
+        }
+        if (active != 0) {
+            return Fail(GPA_STATUS_ERROR_FAILED,
+                        "the application has a " + TargetName(query.target) + " query active (query " +
+                            std::to_string(active) + ") at GPA_BeginSample of " + SampleName(sampleId, pass) +
+                            ": GL allows one per target, and this pass counts with that target; end it before the "
+                            "sample begins, or begin it after the sample ends");
+        }
+    }
+    sample.queries.assign(sample.counters.size(), 0);
+    gl.GenQueries(static_cast<GLsizei>(sample.queries.size()), sample.queries.data());
+    for (size_t i = 0; i < sample.counters.size(); ++i) {
+        const GlQuery& query = profile_.queries.at(sample.counters[i]);
+        if (query.target == 0) {
+            gl.QueryCounter(sample.queries[i], GL_TIMESTAMP);
+        } else if (query.indexed) {
+            gl.BeginQueryIndexed(query.target, query.index, sample.queries[i]);
+        } else {
+            gl.BeginQuery(query.target, sample.queries[i]);
+        }
+    }
+    samples_.push_back(std::move(sample));
+    return Outcome::Ok();
+}
+
+Outcome GlSession::EndSample(uint32_t pass, uint32_t sampleId) {
+    if (!profile_.IsCurrent()) return NotCurrent("GPA_EndSample");
+    if (samples_.empty() || samples_.back().pass != pass || samples_.back().sampleId != sampleId || samples_.back().ended) {
+        return Fail(GPA_STATUS_ERROR_FAILED, "internal error: " + SampleName(sampleId, pass) + " was not begun");
+    }
+    Sample& sample = samples_.back();
+    const GlFunctions& gl = profile_.gl;
+    for (size_t i = sample.counters.size(); i-- > 0;) {
+        const GlQuery& query = profile_.queries.at(sample.counters[i]);
+        if (query.target == 0) {
+            gl.GenQueries(1, &sample.endTimestamp);
+            gl.QueryCounter(sample.endTimestamp, GL_TIMESTAMP);
+        } else if (query.indexed) {
+            gl.EndQueryIndexed(query.target, query.index);
+        } else {
+            gl.EndQuery(query.target);
+        }
+    }
+    sample.ended = true;
+    return Outcome::Ok();
+}
+
+Outcome GlSession::End() {
+    if (!profile_.IsCurrent()) return NotCurrent("GPA_EndSession");
+    profile_.gl.Flush();  // the queries reach the GPU: polling with GPA_IsSessionReady sees them complete
+    return Outcome::Ok();
+}
+
+bool GlSession::Available(GLuint query) const {
+    GLuint available = GL_FALSE;
+    profile_.gl.GetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
+    return available == GL_TRUE;
+}
+
+uint64_t GlSession::Result(GLuint query) const {
+    if (profile_.gl.GetQueryObjectui64v) {
+        GLuint64 value = 0;
+        profile_.gl.GetQueryObjectui64v(query, GL_QUERY_RESULT, &value);
+        return value;
+    }
+    GLuint value = 0;
+    profile_.gl.GetQueryObjectuiv(query, GL_QUERY_RESULT, &value);
+    return value;
+}
+
+bool GlSession::IsReady() {
+    if (read_) return true;
+    if (!profile_.IsCurrent()) return false;
+    // Queries complete in order: the last one of the last sample is enough, as GL's timer query samples do.
+    for (auto sample = samples_.rbegin(); sample != samples_.rend(); ++sample) {
+        if (sample->endTimestamp) return Available(sample->endTimestamp);
+        if (!sample->queries.empty()) return Available(sample->queries.back());
+    }
+    return true;
+}
+
+Outcome GlSession::WaitUntilReady() {
+    if (read_) return readFailure_.empty() ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, readFailure_);
+    if (!profile_.IsCurrent()) return NotCurrent("reading a GL session's results");
+    const GlFunctions& gl = profile_.gl;
+    for (Sample& sample : samples_) {
+        sample.values.assign(sample.counters.size(), 0);
+        for (size_t i = 0; i < sample.counters.size(); ++i) {
+            if (profile_.queries.at(sample.counters[i]).target == 0) {
+                const uint64_t begin = Result(sample.queries[i]), end = Result(sample.endTimestamp);
+                sample.values[i] = end >= begin ? end - begin : 0;
+            } else {
+                sample.values[i] = Result(sample.queries[i]);
+            }
+        }
+        DeleteQueries(sample);
+    }
+    if (profile_.capabilities.disjointTimer) {
+        GLint disjoint = 0;
+        gl.GetIntegerv(kGpuDisjoint, &disjoint);
+        if (disjoint) {
+            readFailure_ = "the GPU reported a disjoint operation (GL_GPU_DISJOINT_EXT: a clock change or a reset) while "
+                           "the session ran, so its timestamps cannot be compared; run the session again";
+        }
+    }
+    read_ = true;
+    return readFailure_.empty() ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, readFailure_);
+}
+
+Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
+    if (!read_) return Fail(GPA_STATUS_ERROR_FAILED, "internal error: results read before they were waited for");
+    if (!readFailure_.empty()) return Fail(GPA_STATUS_ERROR_FAILED, readFailure_);
+    bool found = false;
+    for (const Sample& sample : samples_) {
+        if (sample.sampleId != sampleId) continue;
+        found = true;
+        for (size_t i = 0; i < sample.counters.size(); ++i) (*values)[sample.counters[i]] = static_cast<double>(sample.values[i]);
+    }
+    return found ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, "internal error: no sample " + std::to_string(sampleId));
+}
+
+}  // namespace gpa::gl

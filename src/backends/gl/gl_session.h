@@ -1,0 +1,59 @@
+// One GPA session on a GL context. A sample is a set of GL queries made in the application's context: at
+// GPA_BeginSample a GL_TIMESTAMP query (glQueryCounter) and the begin of one query per counted target, at
+// GPA_EndSample their ends and a second timestamp. GL allows one active query per target and stream, so a sample
+// fails, saying which, where the application has a query of a target the pass counts with active at that moment.
+// Results are read where GL can read them: on a thread where the context is current.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/gl/gl_context.h"
+#include "core/backend.h"
+
+namespace gpa::gl {
+
+class GlSession : public BackendSession {
+public:
+    GlSession(const ContextProfile& profile, PassPlan plan);
+    ~GlSession() override;
+    GlSession(const GlSession&) = delete;
+    GlSession& operator=(const GlSession&) = delete;
+
+    Outcome BeginPass(uint32_t) override { return Outcome::Ok(); }
+    Outcome EndPass(uint32_t) override { return Outcome::Ok(); }
+    Outcome BeginSample(uint32_t pass, uint32_t sampleId) override;
+    Outcome EndSample(uint32_t pass, uint32_t sampleId) override;
+    Outcome End() override;
+
+    // Without the context current on the calling thread, not ready (GL cannot be asked) until results were read.
+    bool IsReady() override;
+    // Fails, saying what to do, without the context current on the calling thread.
+    Outcome WaitUntilReady() override;
+    Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) override;
+
+private:
+    struct Sample {
+        uint32_t pass = 0;
+        uint32_t sampleId = 0;
+        std::vector<uint32_t> counters;  // the pass's hardware counters
+        std::vector<GLuint> queries;     // per counter; a timing counter's is its begin timestamp
+        GLuint endTimestamp = 0;         // the timing counter's end, made at GPA_EndSample
+        bool ended = false;
+        std::vector<uint64_t> values;    // per counter, once read
+    };
+
+    Outcome NotCurrent(const char* what) const;
+    void DeleteQueries(Sample& sample);
+    bool Available(GLuint query) const;
+    uint64_t Result(GLuint query) const;
+
+    const ContextProfile& profile_;
+    const PassPlan plan_;
+    std::vector<Sample> samples_;
+    bool read_ = false;        // every result read (WaitUntilReady), the queries deleted
+    std::string readFailure_;  // why the results are unusable, when they are
+};
+
+}  // namespace gpa::gl

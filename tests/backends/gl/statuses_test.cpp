@@ -1,0 +1,194 @@
+// The documented statuses of the GPA functions (docs/api_status.md), returned by libGPUPerfAPIGL.so on a GL
+// context: the core's state machine over the real backend.
+#include "gl_backend_fixture.h"
+
+namespace ogpa::gltest {
+namespace {
+
+class Statuses : public GlBackendTest {
+protected:
+    // A finished one-pass session with samples 0 and 1 of GPUTime.
+    gpa_uint32 FinishedSession() {
+        return RecordSession({0, 1}, [&](gpa_uint32) { env().DrawSmallTriangles(1); });
+    }
+};
+
+TEST_F(Statuses, WithoutAContext) {
+    ASSERT_GPA_OK(GPA_CloseContext());
+    gpa_uint32 value = 0;
+    const char* text = nullptr;
+    bool ready = false;
+    for (GPA_Status status :
+         {GPA_CloseContext(), GPA_GetNumCounters(&value), GPA_GetCounterName(0, &text), GPA_GetCounterCategory(0, &text),
+          GPA_GetCounterIndex("GPUTime", &value), GPA_EnableCounter(0), GPA_DisableCounter(0), GPA_EnableCounterStr("GPUTime"),
+          GPA_DisableCounterStr("GPUTime"), GPA_EnableAllCounters(), GPA_DisableAllCounters(), GPA_GetEnabledCount(&value),
+          GPA_GetEnabledIndex(0, &value), GPA_IsCounterEnabled(0), GPA_GetPassCount(&value), GPA_BeginSession(&value),
+          GPA_EndSession(), GPA_BeginPass(), GPA_EndPass(), GPA_BeginSample(0), GPA_EndSample(), GPA_GetSampleCount(1, &value),
+          GPA_IsSessionReady(&ready, 1), GPA_IsSampleReady(&ready, 1, 0), GPA_GetDeviceID(&value), GPA_GetDeviceDesc(&text)}) {
+        EXPECT_EQ(status, GPA_STATUS_ERROR_COUNTERS_NOT_OPEN) << GPA_GetStatusAsStr(status);
+    }
+    EXPECT_EQ(GPA_SelectContext(env().context()), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN);
+    EXPECT_EQ(GPA_SelectContext(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    ASSERT_GPA_OK(GPA_OpenContext(env().context(), GPA_OPENCONTEXT_DEFAULT_BIT));
+    ASSERT_GPA_OK(GPA_SelectContext(env().context()));
+}
+
+TEST_F(Statuses, InitializeDestroyAndOpen) {
+    EXPECT_EQ(GPA_Initialize(), GPA_STATUS_ERROR_FAILED) << "already initialized";
+    ASSERT_GPA_OK(GPA_Destroy());  // closes the open context
+    EXPECT_EQ(GPA_Destroy(), GPA_STATUS_ERROR_FAILED) << "not initialized";
+    EXPECT_EQ(GPA_OpenContext(env().context(), GPA_OPENCONTEXT_DEFAULT_BIT), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED)
+        << "before GPA_Initialize";
+    ASSERT_GPA_OK(GPA_Initialize());
+    ASSERT_GPA_OK(GPA_OpenContext(env().context(), GPA_OPENCONTEXT_DEFAULT_BIT));
+    EXPECT_EQ(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+}
+
+TEST_F(Statuses, CounterCatalog) {
+    gpa_uint32 count = 0, index = 0;
+    ASSERT_GPA_OK(GPA_GetNumCounters(&count));
+    const char* text = nullptr;
+    GPA_Type type;
+    GPA_Usage_Type usage;
+    EXPECT_EQ(GPA_GetNumCounters(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetCounterName(count, &text), GPA_STATUS_ERROR_NOT_FOUND);
+    EXPECT_EQ(GPA_GetCounterName(0, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetCounterCategory(count, &text), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetCounterDescription(count, &text), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetCounterDataType(count, &type), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetCounterUsageType(count, &usage), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetCounterDescription(0, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetCounterIndex("gputime", &index), GPA_STATUS_OK) << "names in any letter case";
+    EXPECT_EQ(GPA_GetCounterIndex("VSBusy", &index), GPA_STATUS_ERROR_NOT_FOUND) << "no GL query measures it";
+    EXPECT_EQ(GPA_GetCounterIndex(nullptr, &index), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetDeviceID(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetDeviceDesc(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+}
+
+TEST_F(Statuses, EnablingCounters) {
+    gpa_uint32 count = 0, value = 0;
+    ASSERT_GPA_OK(GPA_GetNumCounters(&count));
+    const gpa_uint32 gpuTime = Index("GPUTime");
+    EXPECT_EQ(GPA_EnableCounter(count), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    ASSERT_GPA_OK(GPA_EnableCounter(gpuTime));
+    EXPECT_EQ(GPA_EnableCounter(gpuTime), GPA_STATUS_ERROR_ALREADY_ENABLED);
+    EXPECT_EQ(GPA_EnableCounterStr("GPUTIME"), GPA_STATUS_ERROR_ALREADY_ENABLED);
+    EXPECT_GPA_OK(GPA_IsCounterEnabled(gpuTime));
+    EXPECT_EQ(GPA_IsCounterEnabled(count), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_EnableCounterStr(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_EnableCounterStr("NoSuchCounter"), GPA_STATUS_ERROR_NOT_FOUND);
+    EXPECT_EQ(GPA_GetEnabledCount(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetEnabledIndex(1, &value), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetEnabledIndex(0, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    ASSERT_GPA_OK(GPA_DisableCounterStr("GPUTime"));
+    EXPECT_EQ(GPA_DisableCounter(gpuTime), GPA_STATUS_ERROR_NOT_ENABLED);
+    EXPECT_EQ(GPA_DisableCounterStr("GPUTime"), GPA_STATUS_ERROR_NOT_ENABLED);
+    EXPECT_EQ(GPA_IsCounterEnabled(gpuTime), GPA_STATUS_ERROR_NOT_FOUND);
+    EXPECT_EQ(GPA_GetPassCount(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_BeginSession(&value), GPA_STATUS_ERROR_NO_COUNTERS_ENABLED);
+    ASSERT_GPA_OK(GPA_EnableAllCounters());
+    ASSERT_GPA_OK(GPA_BeginSession(&value));
+    EXPECT_EQ(GPA_EnableCounter(gpuTime), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_DisableCounter(gpuTime), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_EnableCounterStr("GPUTime"), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_DisableCounterStr("GPUTime"), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_EnableAllCounters(), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_DisableAllCounters(), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+    EXPECT_EQ(GPA_CloseContext(), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+    EXPECT_EQ(GPA_EndSession(), GPA_STATUS_ERROR_NOT_ENOUGH_PASSES) << "no pass was recorded: the session is discarded";
+}
+
+TEST_F(Statuses, SamplingOrder) {
+    ASSERT_GPA_OK(GPA_EnableCounterStr("GPUTime"));
+    gpa_uint32 session = 0;
+    EXPECT_EQ(GPA_EndSession(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+    EXPECT_EQ(GPA_BeginPass(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+    EXPECT_EQ(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+    EXPECT_EQ(GPA_BeginSample(0), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+    EXPECT_EQ(GPA_EndSample(), GPA_STATUS_ERROR_SAMPLE_NOT_STARTED);
+    EXPECT_EQ(GPA_BeginSession(nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    ASSERT_GPA_OK(GPA_BeginSession(&session));
+    EXPECT_EQ(GPA_BeginSession(&session), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+    EXPECT_EQ(GPA_BeginSample(0), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+    ASSERT_GPA_OK(GPA_BeginPass());
+    EXPECT_EQ(GPA_BeginPass(), GPA_STATUS_ERROR_PASS_ALREADY_STARTED);
+    EXPECT_EQ(GPA_EndSession(), GPA_STATUS_ERROR_PASS_NOT_ENDED);
+    ASSERT_GPA_OK(GPA_BeginSample(0));
+    EXPECT_EQ(GPA_BeginSample(1), GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED);
+    EXPECT_EQ(GPA_EndPass(), GPA_STATUS_ERROR_SAMPLE_NOT_ENDED);
+    env().DrawSmallTriangles(1);
+    ASSERT_GPA_OK(GPA_EndSample());
+    EXPECT_EQ(GPA_BeginSample(0), GPA_STATUS_ERROR_FAILED) << "id used twice in a pass";
+    ASSERT_GPA_OK(GPA_EndPass());
+    EXPECT_EQ(GPA_BeginPass(), GPA_STATUS_ERROR_FAILED) << "the one pass was recorded";
+    bool ready = true;
+    ASSERT_GPA_OK(GPA_IsSessionReady(&ready, session));
+    EXPECT_FALSE(ready) << "still being recorded";
+    gpa_uint32 samples = 0;
+    EXPECT_EQ(GPA_GetSampleCount(session, &samples), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+    ASSERT_GPA_OK(GPA_EndSession());
+    env().Finish();
+    ASSERT_GPA_OK(GPA_GetSampleCount(session, &samples));
+    EXPECT_EQ(samples, 1u);
+    ASSERT_GPA_OK(GPA_IsSessionReady(&ready, session));
+    EXPECT_TRUE(ready) << "glFinish: every query has its result";
+}
+
+TEST_F(Statuses, VariableSamplesAcrossPasses) {
+    ASSERT_GPA_OK(GPA_EnableCounterStr("Occlusion"));
+    ASSERT_GPA_OK(GPA_EnableCounterStr("OcclusionPredicate"));
+    gpa_uint32 session = 0, passes = 0;
+    ASSERT_GPA_OK(GPA_BeginSession(&session));
+    ASSERT_GPA_OK(GPA_GetPassCount(&passes));
+    ASSERT_EQ(passes, 2u);
+    for (int pass = 0; pass < 2; ++pass) {
+        ASSERT_GPA_OK(GPA_BeginPass());
+        for (gpa_uint32 sample = 0; sample < (pass == 0 ? 2u : 1u); ++sample) {
+            ASSERT_GPA_OK(GPA_BeginSample(sample));
+            env().DrawSmallTriangles(1);
+            ASSERT_GPA_OK(GPA_EndSample());
+        }
+        const GPA_Status status = GPA_EndPass();
+        EXPECT_EQ(status, pass == 0 ? GPA_STATUS_OK : GPA_STATUS_ERROR_VARIABLE_NUMBER_OF_SAMPLES_IN_PASSES);
+    }
+    ASSERT_GPA_OK(GPA_EndSession());
+    env().Finish();
+    bool ready = false;
+    EXPECT_EQ(GPA_IsSampleReady(&ready, session, 1), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES);
+    EXPECT_EQ(GPA_IsSampleReady(&ready, session, 9), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+    ASSERT_GPA_OK(GPA_IsSampleReady(&ready, session, 0));
+    EXPECT_TRUE(ready);
+    gpa_uint64 value = 0;
+    EXPECT_EQ(GPA_GetSampleUInt64(session, 1, Index("Occlusion"), &value), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES);
+    EXPECT_EQ(GPA_GetSampleUInt64(session, 9, Index("Occlusion"), &value), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+}
+
+TEST_F(Statuses, Results) {
+    ASSERT_GPA_OK(GPA_EnableCounterStr("GPUTime"));
+    const gpa_uint32 session = FinishedSession();
+    gpa_uint32 count = 0, u32 = 0;
+    ASSERT_GPA_OK(GPA_GetNumCounters(&count));
+    gpa_uint64 u64 = 0;
+    float f32 = 0;
+    double f64 = 0;
+    const gpa_uint32 gpuTime = Index("GPUTime");
+    EXPECT_GPA_OK(GPA_GetSampleFloat64(session, 0, gpuTime, &f64));
+    EXPECT_EQ(GPA_GetSampleFloat32(session, 0, gpuTime, &f32), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+    EXPECT_EQ(GPA_GetSampleUInt64(session, 0, gpuTime, &u64), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+    EXPECT_EQ(GPA_GetSampleUInt32(session, 0, gpuTime, &u32), GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, gpuTime, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, count, &f64), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_EQ(GPA_GetSampleUInt64(session, 0, Index("Occlusion"), &u64), GPA_STATUS_ERROR_NOT_ENABLED);
+    EXPECT_EQ(GPA_GetSampleFloat64(session + 1, 0, gpuTime, &f64), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+    bool ready = false;
+    EXPECT_EQ(GPA_IsSessionReady(nullptr, session), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_IsSampleReady(nullptr, session, 0), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_GetSampleCount(session, nullptr), GPA_STATUS_ERROR_NULL_POINTER);
+    EXPECT_EQ(GPA_IsSessionReady(&ready, 0), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+    // The ring keeps 4 finished sessions: the fifth later one overwrites the first.
+    for (int i = 0; i < 4; ++i) FinishedSession();
+    EXPECT_EQ(GPA_IsSessionReady(&ready, session), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+}
+
+}  // namespace
+}  // namespace ogpa::gltest
