@@ -59,15 +59,8 @@ LaunchCopy Cooperative(LaunchCopy launch) {
     cooperative.value.cooperative = 1;
     launch.attributes.push_back(cooperative);
     if (!launch.hasConfig) {
-        launch.hasConfig = true;
         launch.config = CUlaunchConfig{};
-        launch.config.gridDimX = launch.grid[0];
-        launch.config.gridDimY = launch.grid[1];
-        launch.config.gridDimZ = launch.grid[2];
-        launch.config.blockDimX = launch.block[0];
-        launch.config.blockDimY = launch.block[1];
-        launch.config.blockDimZ = launch.block[2];
-        launch.config.sharedMemBytes = launch.sharedBytes;
+        ShapeLaunchConfig(&launch);
     }
     return launch;
 }

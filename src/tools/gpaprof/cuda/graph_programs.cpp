@@ -77,16 +77,8 @@ bool GraphPrograms::ReadKernel(CUgraphNode node, GraphStep* step, std::string* w
         }
     }
     if (!step->launch.attributes.empty()) {
-        step->launch.hasConfig = true;
-        CUlaunchConfig& config = step->launch.config;
-        config = CUlaunchConfig{};
-        config.gridDimX = step->launch.grid[0];
-        config.gridDimY = step->launch.grid[1];
-        config.gridDimZ = step->launch.grid[2];
-        config.blockDimX = step->launch.block[0];
-        config.blockDimY = step->launch.block[1];
-        config.blockDimZ = step->launch.block[2];
-        config.sharedMemBytes = step->launch.sharedBytes;
+        step->launch.config = CUlaunchConfig{};
+        ShapeLaunchConfig(&step->launch);
     }
     return true;
 }
@@ -271,15 +263,7 @@ void GraphPrograms::KernelParamsSet(CUgraphExec exec, CUgraphNode node, const CU
             launch.hasConfig = step.launch.hasConfig;
             launch.attributes = step.launch.attributes;
             launch.config = step.launch.config;
-            if (launch.hasConfig) {
-                launch.config.gridDimX = launch.grid[0];
-                launch.config.gridDimY = launch.grid[1];
-                launch.config.gridDimZ = launch.grid[2];
-                launch.config.blockDimX = launch.block[0];
-                launch.config.blockDimY = launch.block[1];
-                launch.config.blockDimZ = launch.block[2];
-                launch.config.sharedMemBytes = launch.sharedBytes;
-            }
+            if (launch.hasConfig) ShapeLaunchConfig(&launch);
             step.launch = launch;
             step.identity = params.kern ? reinterpret_cast<CUfunction>(params.kern) : params.func;
             step.function = function;

@@ -17,6 +17,17 @@ std::string MiB(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1)
 
 }  // namespace
 
+void ShapeLaunchConfig(LaunchCopy* launch) {
+    launch->hasConfig = true;
+    launch->config.gridDimX = launch->grid[0];
+    launch->config.gridDimY = launch->grid[1];
+    launch->config.gridDimZ = launch->grid[2];
+    launch->config.blockDimX = launch->block[0];
+    launch->config.blockDimY = launch->block[1];
+    launch->config.blockDimZ = launch->block[2];
+    launch->config.sharedMemBytes = launch->sharedBytes;
+}
+
 bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kernelParams, void** extra, LaunchCopy* copy,
                          std::string* why) {
     copy->arguments.clear();

@@ -58,6 +58,10 @@ struct LaunchCopy {
     std::vector<CUlaunchAttribute> attributes;
 };
 
+// Makes `launch` a cuLaunchKernelEx launch (hasConfig), its configuration's shape taken from its grid, block and
+// shared memory (the stream and attributes are set when it is launched).
+void ShapeLaunchConfig(LaunchCopy* launch);
+
 // Copies a launch's arguments into `copy` (arguments, argumentOffsets, argumentBuffer): every kernel parameter
 // (their sizes from cuFuncGetParamInfo on `function`), or the CU_LAUNCH_PARAM_BUFFER_POINTER buffer of `extra`.
 // False with the reason.
