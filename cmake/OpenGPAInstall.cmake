@@ -100,7 +100,7 @@ function(opengpa_install_package)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opengpa
           COMPONENT development)
 
-  # CMake package: find_package(OpenGPA CONFIG REQUIRED [COMPONENTS CL CUDA VK]).
+  # CMake package: find_package(OpenGPA CONFIG REQUIRED [COMPONENTS CL CUDA VK GL]).
   install(EXPORT OpenGPATargets NAMESPACE OpenGPA:: DESTINATION ${package_dir} COMPONENT development)
   set(OPENGPA_INSTALLED_APIS "${apis}")
   set(OPENGPA_GPAPROF_PATH ${CMAKE_INSTALL_BINDIR}/gpaprof)

@@ -1,7 +1,7 @@
 """Fixtures of the opengpa tests: an OpenCL queue on the default device (PoCL in CI), gpaprof.
 
 A test whose device or tool is missing skips with the reason, unless OPENGPA_TEST_REQUIRE names it
-(opencl, gpaprof, cuda; comma-separated): then it fails, so that CI cannot pass without running it.
+(opencl, gpaprof, cuda, opengl; comma-separated): then it fails, so that CI cannot pass without running it.
 """
 
 from __future__ import annotations

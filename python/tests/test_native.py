@@ -32,6 +32,22 @@ def test_library_path_finds_the_opencl_library() -> None:
     assert path.endswith("libGPUPerfAPICL.so")
 
 
+def test_every_api_has_its_library_file() -> None:
+    assert opengpa.APIS == ("CL", "CUDA", "VK", "GL")
+    for api in opengpa.APIS:
+        # The loader's own search by name comes last, after $OPENGPA_LIBRARY_DIR and the bundled file.
+        assert _native._candidates(api)[-1] == f"libGPUPerfAPI{api}.so"
+        assert _native._candidates(api)[-2].endswith(f"/lib/libGPUPerfAPI{api}.so")
+
+
+def test_api_names_are_taken_in_any_case(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A directory without the library: the error names the file of the API asked for, whatever its case.
+    monkeypatch.setattr(_native, "_loaded", {})
+    monkeypatch.setattr(_native, "_candidates", lambda api: [str(tmp_path / f"libGPUPerfAPI{api}.so")])
+    with pytest.raises(opengpa.LibraryNotFoundError, match="libGPUPerfAPIGL.so could not be loaded"):
+        opengpa.library_path("gl")
+
+
 def test_unknown_api_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown GPA API 'METAL'"):
         opengpa.library_path("Metal")

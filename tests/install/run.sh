@@ -2,9 +2,11 @@
 # Installs a built OpenGPA to a temporary prefix and uses it the way a user would (docs/install.md):
 #   layout    what `cmake --install` puts where: SONAMEs, headers, package files, docs, layers' manifests
 #   cmake     a project outside the tree finds it with find_package (components, version) and builds the
-#             installed samples; they run on the default OpenCL device (PoCL in CI)
+#             installed samples; they run on the default OpenCL device (PoCL in CI); where the GL library
+#             was built, COMPONENTS GL too and the OpenGL example on EGL (llvmpipe in CI)
 #   pkgconfig a C program linked with `pkg-config --libs opengpa-cl`, and the guide's example with
-#             `pkg-config --cflags opengpa` (it dlopens the library); both run
+#             `pkg-config --cflags opengpa` (it dlopens the library); both run; with the GL library, the
+#             OpenGL example built with `pkg-config --cflags --libs opengpa-gl` runs too
 #   gpaprof   the installed gpaprof profiles a program built outside the tree, with no LD_LIBRARY_PATH
 #   python    `pip install ./python` in a virtual environment, then its pytest tests (python/tests), which
 #             profile a program with the installed gpaprof and read the files back
@@ -33,6 +35,21 @@ unset LD_LIBRARY_PATH GPAPROF_LIB_DIR OPENGPA_LIBRARY_DIR PKG_CONFIG_PATH CMAKE_
 
 fail() { echo "install test FAILED: $*" >&2; exit 1; }
 step() { echo; echo "== install test: $*"; }
+has_api() { echo " $apis " | grep -q " $1 "; }
+# run_gl_example DIR EXAMPLE [options]: runs the OpenGL example in DIR; its CSV must have GPUTime. Without an
+# OpenGL device it exits 77 saying "no OpenGL device": said, not failed (the GL library still was checked).
+run_gl_example() {
+  local dir=$1 example=$2 status=0
+  shift 2
+  (cd "$dir" && "$example" --csv "$dir/GPUPerfAPI-Example-OpenGL.csv" --frames 2 "$@") > "$dir/gpa_example_opengl.txt" 2>&1 ||
+    status=$?
+  if [ "$status" = 77 ] && grep -q "no OpenGL device" "$dir/gpa_example_opengl.txt"; then
+    echo "--  gpa_example_opengl not run: $(grep -m1 "no OpenGL device" "$dir/gpa_example_opengl.txt")"
+    return 0
+  fi
+  [ "$status" = 0 ] || { cat "$dir/gpa_example_opengl.txt"; fail "gpa_example_opengl ($example)"; }
+  grep -q "GPUTime" "$dir/GPUPerfAPI-Example-OpenGL.csv" || fail "gpa_example_opengl wrote no GPUTime to its CSV"
+}
 
 if [ -n "$libdir" ]; then
   step "reconfigure $build with CMAKE_INSTALL_LIBDIR=$libdir"
@@ -90,8 +107,11 @@ for part in $parts; do
     cmake)
       step "find_package(OpenGPA) from a project outside the tree"
       consumer=$work/consumer-cmake
+      components=CL
+      if has_api GL; then components="CL;GL"; fi
       cmake -S tests/install/consumer -B "$consumer" -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_OPENGPA_VERSION="$version" \
-        > "$work/consumer-cmake.log" 2>&1 || { cat "$work/consumer-cmake.log"; fail "find_package(OpenGPA $version COMPONENTS CL)"; }
+        -DCONSUMER_COMPONENTS="$components" > "$work/consumer-cmake.log" 2>&1 ||
+        { cat "$work/consumer-cmake.log"; fail "find_package(OpenGPA $version COMPONENTS $components)"; }
       grep "OpenGPA $version at" "$work/consumer-cmake.log"
       cmake --build "$consumer" -j "$(nproc)" >> "$work/consumer-cmake.log" 2>&1 || { cat "$work/consumer-cmake.log"; fail "building the consumer"; }
       "$consumer/gpa_cpp_example" --sessions 3 > "$work/gpa_cpp_example.txt" 2>&1 || { cat "$work/gpa_cpp_example.txt"; fail "gpa_cpp_example"; }
@@ -100,8 +120,12 @@ for part in $parts; do
         > "$work/gpa_example.txt" 2>&1 || { cat "$work/gpa_example.txt"; fail "gpa_example (find_package, OpenGPA::headers)"; }
       grep -q "GPUTime" "$work/gpa_example.csv" || fail "gpa_example wrote no GPUTime to its CSV"
       echo "ok  gpa_cpp_example (OpenGPA::CL) and gpa_example (OpenGPA::headers, dlopen) ran"
+      if has_api GL; then
+        run_gl_example "$work" "$consumer/gpa_example_opengl" --library "$(cat "$consumer/gl_library.txt")"
+        echo "ok  COMPONENTS GL: gpa_example_opengl (OpenGPA::headers, dlopen of the file behind OpenGPA::GL)"
+      fi
       # What must not be found: a library this installation does not have, a version it is not.
-      missing=$(for api in CUDA VK CL; do echo " $apis " | grep -q " $api " || { echo "$api"; break; }; done)
+      missing=$(for api in CUDA VK GL CL; do echo " $apis " | grep -q " $api " || { echo "$api"; break; }; done)
       missing=${missing:-NoSuchAPI}
       if cmake -S tests/install/consumer -B "$work/consumer-missing" -DCMAKE_PREFIX_PATH="$prefix" \
            -DCONSUMER_COMPONENTS="$missing" > "$work/consumer-missing.log" 2>&1; then
@@ -133,6 +157,17 @@ for part in $parts; do
         { cat "$consumer/gpa_example.txt"; fail "gpa_example (pkg-config opengpa)"; }
       grep -q "GPUTime" "$consumer/GPUPerfAPI-Example.csv" || fail "gpa_example wrote no GPUTime"
       echo "ok  gpa_consumer (opengpa-cl) and gpa_example (opengpa, dlopen) ran"
+      if has_api GL; then
+        [ "$(pkg-config --modversion opengpa-gl)" = "$version" ] || fail "pkg-config's version of opengpa-gl"
+        # Linked as opengpa-gl says, with its libdir as RUNPATH: the example's default dlopen of
+        # libGPUPerfAPIGL.so finds the installed library there.
+        # shellcheck disable=SC2046
+        cc -std=c99 -Wall -Wextra -Werror -o "$consumer/gpa_example_opengl" \
+          "$prefix/share/doc/OpenGPA/samples/opengl/gpa_example_opengl.c" $(pkg-config --cflags --libs opengpa-gl) \
+          -lEGL -lOpenGL -ldl -Wl,-rpath,"$(pkg-config --variable=libdir opengpa-gl)"
+        run_gl_example "$consumer" "$consumer/gpa_example_opengl"
+        echo "ok  gpa_example_opengl (opengpa-gl) ran"
+      fi
       unset PKG_CONFIG_PATH
       ;;
     gpaprof)
@@ -163,7 +198,10 @@ for part in $parts; do
       # The binding is typed: mypy --strict over its sources.
       (cd python && "$venv/bin/python" -m mypy --strict --no-incremental src/opengpa) || fail "mypy --strict src/opengpa"
       # From outside the tree, so that the installed package (with its bundled library) is what is tested.
-      (cd "$work" && OPENGPA_GPAPROF="$prefix/bin/gpaprof" OPENGPA_TEST_REQUIRE=opencl,gpaprof \
+      # The GL tests too where the GL library was built (the package bundles it; llvmpipe runs them in CI).
+      require=opencl,gpaprof
+      if has_api GL; then require=$require,opengl; fi
+      (cd "$work" && OPENGPA_GPAPROF="$prefix/bin/gpaprof" OPENGPA_TEST_REQUIRE=$require \
          "$venv/bin/python" -m pytest -p no:cacheprovider -rs "$root/python/tests")
       ;;
     *) fail "unknown part '$part' (parts: layout cmake pkgconfig gpaprof python)" ;;

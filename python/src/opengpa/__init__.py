@@ -3,6 +3,8 @@
     import opengpa
     with opengpa.Library() as gpa, gpa.context(queue) as context:   # a pyopencl queue, or a CUDA context
         ...
+    with opengpa.Library("GL") as gpa, gpa.context() as context:    # the thread's current EGL/GLX context
+        ...
     profile = opengpa.read_profile("out/run")                       # gpaprof's .csv/.atp/.occupancy
 
 docs/python.md has the whole story.
@@ -13,7 +15,7 @@ from __future__ import annotations
 from ._native import APIS, library_path
 from .enums import DataType, OpenContextFlags, Status, Usage
 from .errors import GPAError, LibraryNotFoundError
-from .handles import cuda_current_context
+from .handles import cuda_current_context, gl_current_context
 from .library import Context, Counter, Library, Pass, Results, Sample, Session
 from .profile import Profile, read_profile
 
@@ -27,5 +29,5 @@ except PackageNotFoundError:
 __all__ = [
     "APIS", "Context", "Counter", "DataType", "GPAError", "Library", "LibraryNotFoundError", "OpenContextFlags",
     "Pass", "Profile", "Results", "Sample", "Session", "Status", "Usage", "cuda_current_context",
-    "library_path", "read_profile",
+    "gl_current_context", "library_path", "read_profile",
 ]

@@ -10,7 +10,7 @@ from typing import Callable
 from .enums import Status
 from .errors import GPAError, LibraryNotFoundError
 
-APIS = ("CL", "CUDA", "VK")
+APIS = ("CL", "CUDA", "VK", "GL")
 
 _u32 = ctypes.c_uint32
 _u32p = ctypes.POINTER(ctypes.c_uint32)
@@ -79,8 +79,9 @@ def _candidates(api: str) -> list[str]:
 
 
 def library_path(api: str = "CL") -> str:
-    """The file the package loads for ``api`` ("CL", "CUDA" or "VK"): $OPENGPA_LIBRARY_DIR, then the library
-    bundled with the package, then whatever the dynamic loader finds by name (an installed OpenGPA)."""
+    """The file the package loads for ``api`` ("CL", "CUDA", "VK" or "GL": libGPUPerfAPI<api>.so):
+    $OPENGPA_LIBRARY_DIR, then the library bundled with the package, then whatever the dynamic loader finds by
+    name (an installed OpenGPA)."""
     return str(_load(api)._name)
 
 

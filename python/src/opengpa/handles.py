@@ -3,6 +3,7 @@
 OpenCL: a cl_command_queue created with profiling enabled, from pyopencl (``queue.int_ptr``) or as an int.
 CUDA: a CUcontext, from cuda-python (``cuda.bindings.driver.CUcontext``), as an int, or the calling thread's
 current context (``cuda_current_context()``: what PyTorch, CuPy and the CUDA runtime made current).
+GL: the EGLContext (or GLXContext) current on the calling thread, as an int (``gl_current_context()``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,26 @@ def cuda_current_context() -> int:
         raise RuntimeError("no CUDA context is current on this thread: use the device first (for example "
                            "torch.zeros(1, device='cuda') or cupy.cuda.Device(0).use()), or pass a CUcontext")
     return int(context.value)
+
+
+def gl_current_context() -> int:
+    """The OpenGL context current on the calling thread, as an int: EGL's (eglGetCurrentContext), else GLX's
+    (glXGetCurrentContext). GPA's GL library records and reads on the thread where its context is current."""
+    problems = []
+    for library, function in (("libEGL.so.1", "eglGetCurrentContext"), ("libGLX.so.0", "glXGetCurrentContext")):
+        try:
+            entry = getattr(ctypes.CDLL(library), function)
+        except (OSError, AttributeError) as error:
+            problems.append(f"{library}: {error}")
+            continue
+        entry.restype = ctypes.c_void_p
+        entry.argtypes = []
+        context = entry()
+        if context:
+            return int(context)
+        problems.append(f"{function} returned none")
+    raise RuntimeError("no OpenGL context is current on this thread (" + "; ".join(problems) + "): make one "
+                       "current first (eglMakeCurrent, or glXMakeCurrent), or pass the EGLContext as an int")
 
 
 def api_of(handle: Any) -> str | None:

@@ -43,9 +43,10 @@ class Counter:
 class Library:
     """A GPA library of one API, initialised (GPA_Initialize) until close() or the end of a ``with`` block.
 
-    ``api`` is "CL" (libGPUPerfAPICL.so), "CUDA" or "VK"; left out, it is taken from the first context's
-    API object (a pyopencl queue: CL; a CUcontext or no object at all: CUDA). ``path`` loads that file instead
-    of searching (opengpa.library_path() says what the search finds).
+    ``api`` is "CL" (libGPUPerfAPICL.so), "CUDA", "VK" or "GL" (libGPUPerfAPIGL.so, OpenGL and OpenGL ES);
+    left out, it is taken from the first context's API object (a pyopencl queue: CL; a CUcontext or no object
+    at all: CUDA). ``path`` loads that file instead of searching (opengpa.library_path() says what the search
+    finds).
     """
 
     def __init__(self, api: str | None = None, *, path: str | os.PathLike[str] | None = None) -> None:
@@ -78,15 +79,20 @@ class Library:
         """Opens the counters on an API object (GPA_OpenContext).
 
         OpenCL: a pyopencl CommandQueue created with profiling enabled (or its address). CUDA: a CUcontext
-        (cuda-python, or an int), or None for the thread's current context (PyTorch's, CuPy's)."""
+        (cuda-python, or an int), or None for the thread's current context (PyTorch's, CuPy's). GL (a
+        Library("GL")): the EGLContext or GLXContext current on the calling thread, as an int, or None for it;
+        every call on the context must then be made on that thread."""
         api = handles.api_of(handle)
-        if handle is None:
+        if handle is None and self._native is not None and self._native.api == "GL":
+            api = "GL"
+            handle = handles.gl_current_context()
+        elif handle is None:
             api = "CUDA"
             handle = handles.cuda_current_context()
         if api is None:
             if self._native is None:
                 raise ValueError("an int handle does not say its API: create the Library with the API "
-                                 "(opengpa.Library('CL') or opengpa.Library('CUDA'))")
+                                 "(opengpa.Library('CL'), opengpa.Library('CUDA') or opengpa.Library('GL'))")
             api = self._native.api
         native = self._start(api)
         context = Context(native, handles.pointer_of(handle), OpenContextFlags(int(flags)))
