@@ -89,6 +89,10 @@ TEST(Options, ErrorsSayWhatIsWrong) {
     EXPECT_FALSE(Parse({"--apitrace=1"}, &options, &error));
     EXPECT_NE(error.find("takes no value"), std::string::npos);
     EXPECT_FALSE(Parse({"--force-passes", "0"}, &options, &error));
+    EXPECT_FALSE(Parse({"-k", "fill(["}, &options, &error)) << "a kernel filter that does not compile";
+    EXPECT_NE(error.find("--kernel-regex 'fill(['"), std::string::npos) << error;
+    EXPECT_FALSE(Parse({"--launch-skip", "-3"}, &options, &error));
+    EXPECT_NE(error.find("non-negative number"), std::string::npos) << error;
 }
 
 // ncu's option: node (the default) or graph, nothing else.

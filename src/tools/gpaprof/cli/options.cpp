@@ -3,6 +3,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 
 #include "tools/gpaprof/files/text_fields.h"
 
@@ -90,7 +91,17 @@ const std::vector<OptionSpec>& Specs() {
              return ReadNameList(v, &o.kernels, e);
          }},
         {{"-k", "--kernel-regex"}, true,
-         [](Options& o, const std::string& v, std::string*) { o.kernelRegex = v; return true; }},
+         [](Options& o, const std::string& v, std::string* e) {
+             // Refused here, before the application runs: a filter that does not compile would profile every kernel.
+             try {
+                 std::regex compiled(v, std::regex::ECMAScript);
+             } catch (const std::regex_error& error) {
+                 *e = "--kernel-regex '" + v + "' is no regular expression (ECMAScript): " + error.what();
+                 return false;
+             }
+             o.kernelRegex = v;
+             return true;
+         }},
         {{"--launch-skip"}, true,
          [](Options& o, const std::string& v, std::string* e) { return ParseNumber("--launch-skip", v, &o.launchSkip, e); }},
         {{"-x", "--maxkernels", "--launch-count"}, true,
