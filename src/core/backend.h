@@ -65,6 +65,9 @@ public:
     virtual Outcome AddHardwareCounter(const std::string& /*name*/, uint32_t* /*index*/) {
         return Fail(GPA_STATUS_ERROR_NOT_FOUND, "");
     }
+    // A name a context opened without GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT lacks: what the backend would
+    // have added with the flag (the reason a user sees, saying to open the context with it), or empty.
+    virtual std::string HardwareCounterHint(const std::string& /*name*/) const { return ""; }
     // OGPA_SetCommandList: the command list (Vulkan: a VkCommandBuffer) that the next samples record into.
     // APIs whose samples go to the queue or context given to GPA_OpenContext keep this refusal.
     virtual Outcome SetCommandList(void* /*commandList*/) {

@@ -1,6 +1,7 @@
 #include "core/context.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 namespace gpa {
@@ -18,7 +19,7 @@ Outcome Context::FindCounter(std::string_view name, uint32_t* index) {
         *index = *found;
         return Outcome::Ok();
     }
-    if (!catalog_->options().exposeHardware) return Fail(GPA_STATUS_ERROR_NOT_FOUND, "");
+    if (!catalog_->options().exposeHardware) return Fail(GPA_STATUS_ERROR_NOT_FOUND, HiddenHardwareHint(name));
     uint32_t hardware = 0;
     if (Outcome added = backend_->AddHardwareCounter(std::string(name), &hardware); !added.ok()) {
         return Fail(GPA_STATUS_ERROR_NOT_FOUND, added.reason());
@@ -40,6 +41,22 @@ Outcome Context::FindCounter(std::string_view name, uint32_t* index) {
     catalog_ = std::move(grown);
     *index = *added;
     return Outcome::Ok();
+}
+
+std::string Context::HiddenHardwareHint(std::string_view name) const {
+    auto lower = [](std::string_view text) {
+        std::string out(text);
+        std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return out;
+    };
+    const std::string wanted = lower(name);
+    for (const HardwareCounter& counter : backend_->HardwareCounters()) {
+        if (lower(counter.name) == wanted) {
+            return "it is a hardware counter of this device, which a context lists and enables by name only when "
+                   "opened with GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT (0x80)";
+        }
+    }
+    return backend_->HardwareCounterHint(std::string(name));
 }
 
 bool Context::IsEnabled(uint32_t index) const {

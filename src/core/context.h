@@ -27,7 +27,8 @@ public:
 
     // The index of the counter named `name` (any letter case). On a context that exposes hardware counters, a
     // name the catalog lacks may be one the backend adds (BackendContext::AddHardwareCounter); the catalog
-    // then holds it from now on. NOT_FOUND with the backend's reason (empty when it had none) otherwise.
+    // then holds it from now on. NOT_FOUND with the backend's reason (empty when it had none) otherwise; on a
+    // context that hides them, with the reason when the name is one of them (HiddenHardwareHint).
     Outcome FindCounter(std::string_view name, uint32_t* index);
 
     // Counter selection.
@@ -46,6 +47,10 @@ public:
     bool IsRecording(uint32_t id) const { return recording_ != nullptr && recording_->id() == id; }
 
 private:
+    // Why a context without GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT lacks `name`, where it is a hardware counter
+    // of the device (listed, or one the backend would add); empty otherwise.
+    std::string HiddenHardwareHint(std::string_view name) const;
+
     void* const apiHandle_;
     std::shared_ptr<BackendContext> backend_;
     std::shared_ptr<const CounterCatalog> catalog_;

@@ -112,6 +112,21 @@ TEST_F(AddedHardwareCounters, OnlyContextsThatExposeHardwareCountersAskTheBacken
     EXPECT_EQ(Count(), count);
 }
 
+// A context without the flag says why it lacks a hardware counter's name, whether it lists it (hw.cycles) or the
+// backend would add it (hw.stalls.pct, the backend's hint); other names get the plain answer.
+TEST_F(AddedHardwareCounters, HiddenHardwareCounterNamesSayWhichFlagTheyNeed) {
+    Open();
+    gpa_uint32 index = 0;
+    EXPECT_GPA(GPA_STATUS_ERROR_NOT_FOUND, GPA_EnableCounterStr("HW.Cycles"));
+    EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT"), std::string::npos)
+        << OGPA_GetLastErrorMessage();
+    EXPECT_GPA(GPA_STATUS_ERROR_NOT_FOUND, GPA_GetCounterIndex("hw.stalls.pct", &index));
+    EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("adds with the hardware flag"), std::string::npos)
+        << OGPA_GetLastErrorMessage();
+    EXPECT_GPA(GPA_STATUS_ERROR_NOT_FOUND, GPA_GetCounterIndex("NoSuchCounter", &index));
+    EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("GPA_GetCounterName lists the available ones"), std::string::npos);
+}
+
 TEST_F(AddedHardwareCounters, EachContextAddsItsOwn) {
     Open(GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT, &queueA_);
     ASSERT_GPA(GPA_STATUS_OK, GPA_EnableCounterStr("hw.stalls.pct"));

@@ -109,6 +109,12 @@ public:
         *session = std::make_unique<ScriptedSession>(plan);
         return Outcome::Ok();
     }
+    std::string HardwareCounterHint(const std::string& name) const override {
+        for (const HardwareCounter& counter : gConfig.addable) {
+            if (ToLower(counter.name) == ToLower(name)) return "a counter the device adds with the hardware flag";
+        }
+        return "";
+    }
     Outcome AddHardwareCounter(const std::string& name, uint32_t* index) override {
         for (size_t a = 0; a < gConfig.addable.size(); ++a) {
             if (ToLower(gConfig.addable[a].name) != ToLower(name)) continue;

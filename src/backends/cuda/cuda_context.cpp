@@ -38,6 +38,14 @@ Outcome CudaContext::Open(const CuptiApi& cupti, const DriverApi& driver, CUcont
     return Outcome::Ok();
 }
 
+std::string CudaContext::HardwareCounterHint(const std::string& name) const {
+    // NVIDIA's metric names have a unit and a counter joined by two underscores (sm__throughput...): a hint only, the
+    // metric itself is checked when it is asked for with the flag.
+    if (name.find("__") == std::string::npos) return "";
+    return "'" + name + "' looks like an NVIDIA metric name (ncu's): those are hardware counters, which a context "
+           "takes by name only when opened with GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT (0x80)";
+}
+
 Outcome CudaContext::AddHardwareCounter(const std::string& name, uint32_t* index) {
     bool added = false;
     if (Outcome o = counters_.AddMetric(name, index, &added); !o.ok()) return o;

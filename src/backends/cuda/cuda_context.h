@@ -28,6 +28,7 @@ public:
     Outcome CreateSession(const PassPlan& plan, std::unique_ptr<BackendSession>* session) override;
     // Any metric name ncu accepts for the chip (ChipCounters::AddMetric), planned by CUPTI like the others.
     Outcome AddHardwareCounter(const std::string& name, uint32_t* index) override;
+    std::string HardwareCounterHint(const std::string& name) const override;
 
     const std::string& chip() const { return chip_; }
 
