@@ -173,6 +173,31 @@ TEST(AtpFile, ReaderGivesEveryFieldBack) {
     EXPECT_EQ(parsed.file, expected);
 }
 
+// Where the process ran (host, clock, launcher's rank) follows DisplayName, only when known, and reads back.
+TEST(AtpFile, ProcessPlaceLinesFollowDisplayName) {
+    AtpFile file = Atp();
+    EXPECT_EQ(WriteAtp(file).find("HostName="), std::string::npos);
+    file.session.hostName = "node07";
+    file.session.clockId = "0f3e2a1c-6b1d-4c55-9a57-1d2e3f405060";
+    file.session.processRank = EnvironmentVariable{"OMPI_COMM_WORLD_RANK", "12"};
+    const std::string text = WriteAtp(file);
+    const std::string lines = "\nHostName=node07\nClockId=0f3e2a1c-6b1d-4c55-9a57-1d2e3f405060\n"
+                              "ProcessRank=OMPI_COMM_WORLD_RANK=12\n";
+    const size_t displayName = text.find("\nDisplayName=");
+    ASSERT_NE(displayName, std::string::npos);
+    EXPECT_EQ(text.find(lines), text.find('\n', displayName + 1)) << text.substr(0, 600);
+    Parsed<AtpFile> parsed = ParseAtp(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file.session.hostName, file.session.hostName);
+    EXPECT_EQ(parsed.file.session.clockId, file.session.clockId);
+    EXPECT_EQ(parsed.file.session.processRank, file.session.processRank);
+
+    Parsed<AtpFile> bad = ParseAtp("TraceFileVersion=3.2\nProcessRank=12\n");
+    ASSERT_EQ(bad.problems.size(), 1u);
+    EXPECT_EQ(bad.problems[0].line, 2u);
+    EXPECT_NE(bad.problems[0].message.find("ProcessRank must be NAME=VALUE"), std::string::npos);
+}
+
 TEST(AtpFile, PartsSectionsAndKernelTimestamps) {
     AtpFile file = Atp();
     ApiTracePart cuda;

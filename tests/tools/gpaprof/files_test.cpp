@@ -141,6 +141,21 @@ TEST(CsvFile, OptionalHeadersEnvironmentAndSeparator) {
     }());
 }
 
+TEST(CsvFile, ProcessPlaceLinesFollowDisplayName) {
+    CsvFile file = Csv();
+    file.session.hostName = "node07";
+    file.session.clockId = "boot-1";
+    file.session.processRank = EnvironmentVariable{"RANK", "3"};
+    const std::string text = WriteCsv(file);
+    EXPECT_NE(text.find("#DisplayName=" + file.session.displayName + "\n#HostName=node07\n#ClockId=boot-1\n"
+                        "#ProcessRank=RANK=3\n#ListSeparator="),
+              std::string::npos)
+        << text;
+    Parsed<CsvFile> parsed = ParseCsv(text, {true});
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    EXPECT_EQ(parsed.file.session, file.session);
+}
+
 // A time counter is written like the Time column (%15.5f), so that a 8 µs kernel does not read 0.01 ms; other
 // floating counters keep the original's %12.2f, and a file read back keeps the decimals it had.
 TEST(CsvFile, TimeCountersResolveMicroseconds) {

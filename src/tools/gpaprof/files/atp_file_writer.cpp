@@ -386,6 +386,7 @@ void WriteAtpTo(const AtpFile& file, const AtpTraceLines& trace, TextOutput* out
     lines.push_back("UserTimer=" + BoolText(session.userTimer));
     lines.push_back("OS Version=" + OneLine(session.osVersion));
     lines.push_back("DisplayName=" + OneLine(session.displayName));
+    AppendProcessPlaceLines(&lines, session, "");
     for (const ApiTracePart& part : file.parts) {
         std::string list;
         for (const std::string& api : part.excludedApis) list += (list.empty() ? "" : ",") + api;

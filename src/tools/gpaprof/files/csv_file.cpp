@@ -151,6 +151,7 @@ void WriteCsvTo(const CsvFile& file, TextOutput* out) {
     AppendDeviceLines(&lines, devices, "#", "=");
     lines.push_back("#OS Version=" + OneLine(session.osVersion));
     lines.push_back("#DisplayName=" + OneLine(session.displayName));
+    AppendProcessPlaceLines(&lines, session, "#");
     lines.push_back(std::string("#ListSeparator=") + session.listSeparator);
     lines.push_back("#ForceSinglePass=" + BoolText(file.forceSinglePass));
     if (file.kernelsProfiled) {

@@ -48,6 +48,13 @@ struct SessionInfo {
     std::vector<DeviceHeader> devices;
     std::string osVersion;            // "<name> Build <x.y.z>"
     std::string displayName;          // session name
+    // Where the process ran, written when known, so that several processes' files can be put side by side
+    // (gpaprof-report over ranks): the machine's host name; its boot id (/proc/sys/kernel/random/boot_id),
+    // which names the CLOCK_MONOTONIC all times are on: files with one clockId share one clock; and the rank
+    // the process's launcher gave it, as NAME=VALUE of the variable it came from (RANK=3).
+    std::optional<std::string> hostName;
+    std::optional<std::string> clockId;
+    std::optional<EnvironmentVariable> processRank;
     char listSeparator = ',';
     bool userTimer = false;           // .atp "UserTimer"
     bool operator==(const SessionInfo&) const = default;

@@ -108,6 +108,15 @@ std::string JoinArguments(const std::vector<std::string>& args) {
     return joined;
 }
 
+void AppendProcessPlaceLines(std::vector<std::string>* lines, const SessionInfo& session, std::string_view prefix) {
+    if (session.hostName) lines->push_back(std::string(prefix) + "HostName=" + OneLine(*session.hostName));
+    if (session.clockId) lines->push_back(std::string(prefix) + "ClockId=" + OneLine(*session.clockId));
+    if (session.processRank) {
+        lines->push_back(std::string(prefix) + "ProcessRank=" + OneLine(session.processRank->name) + "=" +
+                         OneLine(session.processRank->value));
+    }
+}
+
 bool AcceptSessionField(std::string_view key, std::string_view value, SessionInfo* session, std::string* problem) {
     if (key == "ProfilerVersion") {
         session->profilerVersion = std::string(value);
@@ -132,6 +141,18 @@ bool AcceptSessionField(std::string_view key, std::string_view value, SessionInf
         session->osVersion = std::string(value);
     } else if (key == "DisplayName") {
         session->displayName = std::string(value);
+    } else if (key == "HostName") {
+        session->hostName = std::string(value);
+    } else if (key == "ClockId") {
+        session->clockId = std::string(value);
+    } else if (key == "ProcessRank") {
+        const size_t nameEnd = value.find('=');
+        if (nameEnd == std::string_view::npos || nameEnd == 0) {
+            *problem = "ProcessRank must be NAME=VALUE: '" + std::string(value) + "'";
+        } else {
+            session->processRank =
+                EnvironmentVariable{std::string(value.substr(0, nameEnd)), std::string(value.substr(nameEnd + 1))};
+        }
     } else {
         return false;
     }

@@ -27,9 +27,13 @@ private:
     bool lastFieldWasVendorOnly_ = false;
 };
 
+// HostName=, ClockId=, ProcessRank=NAME=VALUE (those the session has), each line "<prefix>Key=Value": the
+// .atp's prefix is "", the .csv's "#".
+void AppendProcessPlaceLines(std::vector<std::string>* lines, const SessionInfo& session, std::string_view prefix);
+
 // The session's own header fields, which the .atp and .csv headers share: ProfilerVersion, Application,
-// ApplicationArgs, WorkingDirectory, FullEnvironment, EnvVar, OS Version, DisplayName. Returns false when
-// `key` is none of them; a value it cannot take leaves the reason in `problem`.
+// ApplicationArgs, WorkingDirectory, FullEnvironment, EnvVar, OS Version, DisplayName, HostName, ClockId,
+// ProcessRank. Returns false when `key` is none of them; a value it cannot take leaves the reason in `problem`.
 bool AcceptSessionField(std::string_view key, std::string_view value, SessionInfo* session, std::string* problem);
 
 std::string BoolText(bool value);  // True / False
