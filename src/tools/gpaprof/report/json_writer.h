@@ -36,6 +36,13 @@ public:
 
     const std::string& text() const { return text_; }
     std::string Take() { return std::move(text_); }
+    // The text written so far, leaving the writer empty but inside the same objects and arrays: a large
+    // document can go to a file piece by piece.
+    std::string TakePiece() {
+        std::string piece;
+        piece.swap(text_);
+        return piece;
+    }
 
 private:
     void BeforeValue();

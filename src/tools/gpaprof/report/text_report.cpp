@@ -7,8 +7,11 @@
 namespace gpaprof::report {
 namespace {
 
-// Columns padded to the widest cell; the first column left-aligned, the others right-aligned.
-std::string Columns(const std::vector<std::vector<std::string>>& rows) {
+std::string Ns(uint64_t ns) { return FormatDuration(static_cast<double>(ns)); }
+
+}  // namespace
+
+std::string FormatColumns(const std::vector<std::vector<std::string>>& rows) {
     std::vector<size_t> widths;
     for (const auto& row : rows) {
         widths.resize(std::max(widths.size(), row.size()), 0);
@@ -27,10 +30,6 @@ std::string Columns(const std::vector<std::vector<std::string>>& rows) {
     return text;
 }
 
-std::string Ns(uint64_t ns) { return FormatDuration(static_cast<double>(ns)); }
-
-}  // namespace
-
 std::string WriteTextSummary(const Report& report) {
     std::string text = "gpaprof report: " + report.title + "\n";
     if (!report.session.application.empty()) text += "application: " + report.session.application + "\n";
@@ -44,7 +43,7 @@ std::string WriteTextSummary(const Report& report) {
             rows.push_back({f.name, std::to_string(f.calls), Ns(f.totalNs), FormatDuration(f.averageNs), Ns(f.minNs),
                             Ns(f.maxNs), std::to_string(f.failures), FormatDecimal(f.sharePercent, 1) + " %"});
         }
-        text += Columns(rows);
+        text += FormatColumns(rows);
     }
 
     text += "\nTop kernels (" + std::to_string(report.kernels.dispatches) + " dispatches, " +
@@ -61,7 +60,7 @@ std::string WriteTextSummary(const Report& report) {
             rows.push_back({k.name, k.device, std::to_string(k.calls), Ns(k.totalNs), FormatDuration(k.averageNs),
                             FormatDecimal(k.sharePercent, 1) + " %"});
         }
-        text += Columns(rows);
+        text += FormatColumns(rows);
     }
 
     if (report.inputs && report.inputs->atp) {
@@ -75,7 +74,7 @@ std::string WriteTextSummary(const Report& report) {
                 rows.push_back({r.call.empty() ? r.command : r.call, r.direction, FormatBytes(r.bytes), Ns(r.durationNs),
                                 FormatDecimal(r.bandwidthGBps, 2) + " GB/s"});
             }
-            text += Columns(rows);
+            text += FormatColumns(rows);
         }
         text += "\nBest-practice checks\n";
         for (const CheckResult& check : report.checks) {

@@ -3,11 +3,16 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tools/gpaprof/report/report.h"
 
 namespace gpaprof::report {
 
 std::string WriteTextSummary(const Report& report);
+
+// Rows as text columns padded to the widest cell, each line indented by two spaces; the first column
+// left-aligned, the others right-aligned.
+std::string FormatColumns(const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace gpaprof::report

@@ -1,6 +1,7 @@
 #include "tools/gpaprof/report/trace_event_export.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "tools/gpaprof/report/call_outcome.h"
@@ -12,8 +13,11 @@ namespace gpaprof::report {
 namespace {
 
 constexpr uint64_t kHostPid = 1;
-// Extra tracks of a host thread get ids far from real thread ids.
+// Extra tracks of a host thread get ids far from real thread ids; so do a rank's queue tracks, which share
+// its process with its threads.
 constexpr uint64_t kOverlapTidBase = 4000000000ULL;
+constexpr uint64_t kRankQueueTidBase = 3000000000ULL;
+constexpr uint64_t kRankQueueSortBase = 1000000ULL;
 
 std::string SizeList(const std::vector<uint64_t>& sizes) {
     if (sizes.empty()) return "NULL";
@@ -22,78 +26,92 @@ std::string SizeList(const std::vector<uint64_t>& sizes) {
     return text + "}";
 }
 
-class EventWriter {
-public:
-    explicit EventWriter(uint64_t base) : base_(base) {
-        json_.BeginObject().Key("traceEvents").BeginArray();
-    }
-
-    void Metadata(const char* what, uint64_t pid, std::optional<uint64_t> tid, const std::string& name) {
-        json_.BeginObject().Key("ph").String("M").Key("name").String(what).Key("pid").Unsigned(pid);
-        if (tid) json_.Key("tid").Unsigned(*tid);
-        json_.Key("args").BeginObject().Key("name").String(name).EndObject().EndObject();
-    }
-
-    void SortIndex(const char* what, uint64_t pid, std::optional<uint64_t> tid, uint64_t index) {
-        json_.BeginObject().Key("ph").String("M").Key("name").String(what).Key("pid").Unsigned(pid);
-        if (tid) json_.Key("tid").Unsigned(*tid);
-        json_.Key("args").BeginObject().Key("sort_index").Unsigned(index).EndObject().EndObject();
-    }
-
-    // Opens a complete event; the caller adds args with Arg* and ends it with End().
-    void Begin(const std::string& name, const std::string& category, uint64_t pid, uint64_t tid, uint64_t start,
-               uint64_t end) {
-        json_.BeginObject().Key("ph").String("X").Key("name").String(name).Key("cat").String(category);
-        json_.Key("pid").Unsigned(pid).Key("tid").Unsigned(tid);
-        json_.Key("ts").MicrosecondsFromNs(Relative(start));
-        json_.Key("dur").MicrosecondsFromNs(end >= start ? end - start : 0);
-        json_.Key("args").BeginObject();
-    }
-    void Arg(const char* key, const std::string& value) { json_.Key(key).String(value); }
-    void ArgNumber(const char* key, uint64_t value) { json_.Key(key).Unsigned(value); }
-    void ArgReal(const char* key, double value) { json_.Key(key).Number(value, 3); }
-    void End() { json_.EndObject().EndObject(); }
-
-    void Flow(bool start, uint64_t id, uint64_t pid, uint64_t tid, uint64_t time) {
-        json_.BeginObject().Key("ph").String(start ? "s" : "f").Key("id").Unsigned(id);
-        json_.Key("name").String("enqueue").Key("cat").String("flow");
-        json_.Key("pid").Unsigned(pid).Key("tid").Unsigned(tid).Key("ts").MicrosecondsFromNs(Relative(time));
-        if (!start) json_.Key("bp").String("e");
-        json_.EndObject();
-    }
-
-    std::string Finish(const Report& report) {
-        json_.EndArray();
-        json_.Key("displayTimeUnit").String("ns");
-        json_.Key("otherData").BeginObject();
-        json_.Key("generator").String("gpaprof-report");
-        json_.Key("session").String(report.title);
-        json_.Key("application").String(report.session.application);
-        json_.Key("applicationArgs").String(report.session.applicationArgs);
-        json_.Key("timeBaseNs").Unsigned(base_);
-        json_.EndObject();
-        json_.EndObject();
-        std::string text = json_.Take();
-        text += '\n';
-        return text;
-    }
-
-private:
-    uint64_t Relative(uint64_t time) const { return time >= base_ ? time - base_ : 0; }
-
-    JsonWriter json_;
-    uint64_t base_;
-};
-
 }  // namespace
 
+TraceEventWriter::TraceEventWriter(uint64_t baseNs) : base_(baseNs) {
+    json_.BeginObject().Key("traceEvents").BeginArray();
+}
+
+uint64_t TraceEventWriter::Relative(uint64_t time) const {
+    uint64_t shifted = time;  // time + shift_, held within 0 .. 2^64-1
+    if (shift_ > 0) {
+        const uint64_t add = static_cast<uint64_t>(shift_);
+        shifted = time > UINT64_MAX - add ? UINT64_MAX : time + add;
+    } else if (shift_ < 0) {
+        const uint64_t subtract = static_cast<uint64_t>(-(shift_ + 1)) + 1;
+        shifted = time > subtract ? time - subtract : 0;
+    }
+    return shifted >= base_ ? shifted - base_ : 0;
+}
+
+void TraceEventWriter::Metadata(const char* what, uint64_t pid, std::optional<uint64_t> tid, const std::string& name) {
+    json_.BeginObject().Key("ph").String("M").Key("name").String(what).Key("pid").Unsigned(pid);
+    if (tid) json_.Key("tid").Unsigned(*tid);
+    json_.Key("args").BeginObject().Key("name").String(name).EndObject().EndObject();
+}
+
+void TraceEventWriter::SortIndex(const char* what, uint64_t pid, std::optional<uint64_t> tid, uint64_t index) {
+    json_.BeginObject().Key("ph").String("M").Key("name").String(what).Key("pid").Unsigned(pid);
+    if (tid) json_.Key("tid").Unsigned(*tid);
+    json_.Key("args").BeginObject().Key("sort_index").Unsigned(index).EndObject().EndObject();
+}
+
+void TraceEventWriter::Begin(const std::string& name, const std::string& category, uint64_t pid, uint64_t tid,
+                             uint64_t start, uint64_t end) {
+    json_.BeginObject().Key("ph").String("X").Key("name").String(name).Key("cat").String(category);
+    json_.Key("pid").Unsigned(pid).Key("tid").Unsigned(tid);
+    json_.Key("ts").MicrosecondsFromNs(Relative(start));
+    json_.Key("dur").MicrosecondsFromNs(end >= start ? end - start : 0);
+    json_.Key("args").BeginObject();
+}
+
+void TraceEventWriter::Flow(bool start, uint64_t id, uint64_t pid, uint64_t tid, uint64_t time) {
+    json_.BeginObject().Key("ph").String(start ? "s" : "f").Key("id").Unsigned(id);
+    json_.Key("name").String("enqueue").Key("cat").String("flow");
+    json_.Key("pid").Unsigned(pid).Key("tid").Unsigned(tid).Key("ts").MicrosecondsFromNs(Relative(time));
+    if (!start) json_.Key("bp").String("e");
+    json_.EndObject();
+}
+
+std::string TraceEventWriter::Finish(const std::function<void(JsonWriter&)>& otherData) {
+    json_.EndArray();
+    json_.Key("displayTimeUnit").String("ns");
+    json_.Key("otherData").BeginObject();
+    json_.Key("generator").String("gpaprof-report");
+    otherData(json_);
+    json_.Key("timeBaseNs").Unsigned(base_);
+    json_.EndObject();
+    json_.EndObject();
+    std::string text = json_.Take();
+    text += '\n';
+    return text;
+}
+
 std::string WriteTraceEvents(const Report& report) {
-    const Timeline& timeline = report.timeline;
-    EventWriter out(timeline.begin);
+    TraceEventWriter out(report.timeline.begin);
+    uint64_t flowId = 1;
+    AppendTimelineEvents(report.timeline, report.title, TimelineTracks{}, &out, &flowId);
+    return out.Finish([&](JsonWriter& json) {
+        json.Key("session").String(report.title);
+        json.Key("application").String(report.session.application);
+        json.Key("applicationArgs").String(report.session.applicationArgs);
+    });
+}
+
+void AppendTimelineEvents(const Timeline& timeline, const std::string& title, const TimelineTracks& tracks,
+                          TraceEventWriter* writer, uint64_t* nextFlowId) {
+    TraceEventWriter& out = *writer;
+    const bool rank = tracks.rankPid.has_value();
+    const uint64_t hostPid = rank ? *tracks.rankPid : kHostPid;
 
     // ---- host: calls and markers per thread, packed so that slices on a track nest
-    out.Metadata("process_name", kHostPid, std::nullopt, "host: " + report.title);
-    out.SortIndex("process_sort_index", kHostPid, std::nullopt, 0);
+    if (rank) {
+        out.Metadata("process_name", hostPid, std::nullopt, tracks.processName);
+        out.SortIndex("process_sort_index", hostPid, std::nullopt, tracks.processSortIndex);
+    } else {
+        out.Metadata("process_name", kHostPid, std::nullopt, "host: " + title);
+        out.SortIndex("process_sort_index", kHostPid, std::nullopt, 0);
+    }
     std::vector<uint64_t> threads;
     for (const HostCall& call : timeline.calls) {
         if (std::find(threads.begin(), threads.end(), call.threadId) == threads.end()) threads.push_back(call.threadId);
@@ -124,16 +142,16 @@ std::string WriteTraceEvents(const Report& report) {
             if (laneTid.count(lane)) continue;
             const uint64_t tid = lane == 0 ? thread : kOverlapTidBase + overlapTracks++;
             laneTid[lane] = tid;
-            out.Metadata("thread_name", kHostPid, tid,
+            out.Metadata("thread_name", hostPid, tid,
                          lane == 0 ? "thread " + std::to_string(thread)
                                    : "thread " + std::to_string(thread) + " (overlap " + std::to_string(lane) + ")");
-            out.SortIndex("thread_sort_index", kHostPid, tid, t * 64 + std::min<size_t>(lane, 63));
+            out.SortIndex("thread_sort_index", hostPid, tid, t * 64 + std::min<size_t>(lane, 63));
         }
         for (size_t k = 0; k < owners.size(); ++k) {
             const uint64_t tid = laneTid[lanes[k]];
             if (owners[k].first) {
                 const MarkerSpan& marker = timeline.markers[owners[k].second];
-                out.Begin(marker.name.empty() ? std::string("(marker)") : marker.name, "marker", kHostPid, tid,
+                out.Begin(marker.name.empty() ? std::string("(marker)") : marker.name, "marker", hostPid, tid,
                           marker.start, marker.end);
                 if (!marker.group.empty()) out.Arg("group", marker.group);
                 if (!marker.closed) out.Arg("end", "no end marker: shown up to the end of the trace");
@@ -143,7 +161,7 @@ std::string WriteTraceEvents(const Report& report) {
             const HostCall& host = timeline.calls[owners[k].second];
             callTid[owners[k].second] = tid;
             const ApiCall& call = *host.call;
-            out.Begin(call.name, host.api + ",api", kHostPid, tid, call.start, std::max(call.start, call.end));
+            out.Begin(call.name, host.api + ",api", hostPid, tid, call.start, std::max(call.start, call.end));
             if (call.returnValue) out.Arg("return", *call.returnValue);
             std::string arguments;
             for (size_t a = 0; a < call.args.size(); ++a) arguments += (a ? ";" : "") + call.args[a];
@@ -162,13 +180,17 @@ std::string WriteTraceEvents(const Report& report) {
         std::pair<std::string, std::string> key{activity.api, activity.device};
         if (std::find(devices.begin(), devices.end(), key) == devices.end()) devices.push_back(key);
     }
-    uint64_t flowId = 1;
+    uint64_t& flowId = *nextFlowId;
+    uint64_t rankQueueTracks = 0;
     for (size_t d = 0; d < devices.size(); ++d) {
-        const uint64_t pid = kHostPid + 1 + d;
+        const uint64_t pid = rank ? hostPid : hostPid + 1 + d;
         const auto& [api, device] = devices[d];
-        out.Metadata("process_name", pid, std::nullopt,
-                     (device.empty() ? std::string("device") : device) + " (" + ApiDisplayName(api) + " device)");
-        out.SortIndex("process_sort_index", pid, std::nullopt, 1 + d);
+        const std::string deviceName =
+            (device.empty() ? std::string("device") : device) + " (" + ApiDisplayName(api) + " device)";
+        if (!rank) {
+            out.Metadata("process_name", pid, std::nullopt, deviceName);
+            out.SortIndex("process_sort_index", pid, std::nullopt, 1 + d);
+        }
         std::vector<std::string> queues;
         for (const DeviceActivity& activity : timeline.activities) {
             if (!activity.completed || activity.api != api || activity.device != device) continue;
@@ -189,9 +211,18 @@ std::string WriteTraceEvents(const Report& report) {
             std::map<size_t, uint64_t> laneTid;
             for (size_t lane : lanes) {
                 if (laneTid.count(lane)) continue;
+                const std::string track = lane == 0 ? queue : queue + " (overlap " + std::to_string(lane) + ")";
+                if (rank) {
+                    // In the rank's process, after its host threads: "<device>: <queue>".
+                    const uint64_t tid = kRankQueueTidBase + rankQueueTracks;
+                    laneTid[lane] = tid;
+                    out.Metadata("thread_name", pid, tid, deviceName + ": " + track);
+                    out.SortIndex("thread_sort_index", pid, tid, kRankQueueSortBase + rankQueueTracks++);
+                    continue;
+                }
                 const uint64_t tid = nextTid++;
                 laneTid[lane] = tid;
-                out.Metadata("thread_name", pid, tid, lane == 0 ? queue : queue + " (overlap " + std::to_string(lane) + ")");
+                out.Metadata("thread_name", pid, tid, track);
                 out.SortIndex("thread_sort_index", pid, tid, tid);
             }
             for (size_t k = 0; k < items.size(); ++k) {
@@ -215,14 +246,13 @@ std::string WriteTraceEvents(const Report& report) {
                 out.End();
                 if (activity.hostCall && callTid.count(*activity.hostCall)) {
                     const HostCall& host = timeline.calls[*activity.hostCall];
-                    out.Flow(true, flowId, kHostPid, callTid[*activity.hostCall], host.call->start);
+                    out.Flow(true, flowId, hostPid, callTid[*activity.hostCall], host.call->start);
                     out.Flow(false, flowId, pid, tid, activity.start);
                     ++flowId;
                 }
             }
         }
     }
-    return out.Finish(report);
 }
 
 }  // namespace gpaprof::report
