@@ -1,5 +1,7 @@
 // The command line of gpaprof-report:
 //   gpaprof-report [--html OUT.html] [--perfetto OUT.json] [--text] SESSION.atp [SESSION.csv] [SESSION.occupancy]
+//   gpaprof-report [--perfetto OUT.json] [--text] [--straggler-share P] [--align auto|none|start] [--top N]
+//                  RANK.atp RANK.atp... | FOLDER...          (several processes' traces: the cross-rank report)
 #pragma once
 
 #include <optional>
@@ -14,6 +16,10 @@ struct ReportOptions {
     bool text = false;          // print the text summary (the default when no output file is asked for)
     bool help = false;
     std::vector<std::string> inputs;
+    // The cross-rank report's (ignored, with a note, for one session's files).
+    std::optional<double> stragglerSharePercent;  // --straggler-share, percent above the median
+    std::optional<std::string> alignment;         // --align: auto, none, start
+    std::optional<size_t> topKernels;             // --top
 };
 
 // Exit codes.

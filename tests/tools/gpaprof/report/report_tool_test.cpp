@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rank_fixture.h"
 #include "report_fixture.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/csv_file.h"
@@ -132,6 +133,53 @@ TEST_F(ReportTool, ExitCodes) {
     EXPECT_NE(unwritable.err.find("cannot write the HTML report"), std::string::npos);
 }
 
+// Several traces are the cross-rank report: exit 0 while one of them could be read, naming those that could not.
+TEST_F(ReportTool, SeveralTracesAreTheCrossRankReport) {
+    ASSERT_TRUE(WriteAtpFile(dir_ + "/run_0.atp", RankFixture(), nullptr));
+    ASSERT_TRUE(WriteAtpFile(dir_ + "/run_1.atp", RankFixture(0, 4000), nullptr));
+    ASSERT_TRUE(WriteTextFile(dir_ + "/run_2.atp", "garbage\n", nullptr));
+    const ToolRun run = Tool(Path("run_0.atp") + " " + Path("run_1.atp") + " " + Path("run_2.atp") + " " +
+                             Path("run_3.atp") + " --perfetto " + Path("ranks.json"));
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("cannot read " + dir_ + "/run_2.atp: not a gpaprof trace"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("cannot read " + dir_ + "/run_3.atp: no such file or folder"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("wrote the Perfetto trace to"), std::string::npos) << run.err;
+    const std::string json = ReadTextFile(dir_ + "/ranks.json", nullptr).value_or("");
+    EXPECT_NE(json.find("\"rank 1 (run_1.atp)\""), std::string::npos);
+    EXPECT_TRUE(run.out.empty());
+
+    const ToolRun text = Tool("--text --straggler-share 50 " + Path("run_0.atp") + " " + Path("run_1.atp"));
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    // Own work 5500 and 9500: median 7500, rank 1 is 26.7 % above it, not more than 50 %.
+    EXPECT_NE(text.out.find("gpaprof report over 2 ranks"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Stragglers: own work more than 50.0 % above the median (7.500 us over 2 ranks"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("  none\n"), std::string::npos) << text.out;
+    const ToolRun strict = Tool(Path("run_0.atp") + " " + Path("run_1.atp"));
+    EXPECT_NE(strict.out.find("rank 1: own work 9.500 us, +26.7 %"), std::string::npos) << strict.out;
+
+    const ToolRun folder = Tool(Path(""));
+    EXPECT_EQ(folder.exitCode, 0) << folder.err;
+    EXPECT_NE(folder.out.find("3 of 4 trace files read"), std::string::npos) << folder.out;  // with s.atp
+
+    const ToolRun none = Tool(Path("run_2.atp") + " " + Path("run_3.atp"));
+    EXPECT_EQ(none.exitCode, 3);
+    EXPECT_NE(none.err.find("no trace could be read"), std::string::npos) << none.err;
+    const ToolRun html = Tool("--html " + Path("r.html") + " " + Path("run_0.atp") + " " + Path("run_1.atp"));
+    EXPECT_EQ(html.exitCode, 2);
+    EXPECT_NE(html.err.find("--html is for one session's files"), std::string::npos) << html.err;
+    const ToolRun unwritable =
+        Tool("--perfetto /nonexistent-dir/r.json " + Path("run_0.atp") + " " + Path("run_1.atp"));
+    EXPECT_EQ(unwritable.exitCode, 3);
+    EXPECT_NE(unwritable.err.find("cannot write the Perfetto trace"), std::string::npos) << unwritable.err;
+    // One session's files keep their report; the cross-rank options are noted and ignored.
+    const ToolRun single = Tool("--top 3 " + Path("s.atp"));
+    EXPECT_EQ(single.exitCode, 0) << single.err;
+    EXPECT_NE(single.out.find("OpenCL API summary: 28 calls"), std::string::npos);
+    EXPECT_NE(single.err.find("are for several ranks' files; ignored"), std::string::npos);
+}
+
 TEST_F(ReportTool, KindFromTheFirstLineWhenTheNameSaysNothing) {
     std::filesystem::copy_file(dir_ + "/s.atp", dir_ + "/trace.txt");
     const ToolRun run = Tool(Path("trace.txt"));
@@ -148,6 +196,24 @@ TEST_F(ReportTool, KindFromTheFirstLineWhenTheNameSaysNothing) {
 
 namespace gpaprof::report {
 namespace {
+
+TEST(ReportOptions, CrossRankOptions) {
+    std::string error;
+    std::optional<ReportOptions> options =
+        ParseReportOptions({"--straggler-share", "12.5", "--align=start", "--top", "3", "a.atp", "b.atp"}, &error);
+    ASSERT_TRUE(options) << error;
+    EXPECT_DOUBLE_EQ(*options->stragglerSharePercent, 12.5);
+    EXPECT_EQ(*options->alignment, "start");
+    EXPECT_EQ(*options->topKernels, 3u);
+    EXPECT_FALSE(ParseReportOptions({"--straggler-share", "-1", "a.atp"}, &error));
+    EXPECT_NE(error.find("--straggler-share takes a percentage"), std::string::npos);
+    EXPECT_FALSE(ParseReportOptions({"--straggler-share=ten", "a.atp"}, &error));
+    EXPECT_FALSE(ParseReportOptions({"--align", "nccl", "a.atp"}, &error));
+    EXPECT_EQ(error, "--align takes auto, none or start, not 'nccl'");
+    EXPECT_FALSE(ParseReportOptions({"--top", "0", "a.atp"}, &error));
+    EXPECT_FALSE(ParseReportOptions({"--top", "x", "a.atp"}, &error));
+    EXPECT_NE(error.find("--top takes a number"), std::string::npos);
+}
 
 TEST(ReportOptions, Parsing) {
     std::string error;
