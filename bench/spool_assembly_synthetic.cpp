@@ -102,7 +102,7 @@ OccupancyRow Occupancy(uint64_t tid, bool cuda) {
 void Prologue(Spool* spool, const SyntheticSpoolOptions& options, bool cuda) {
     spool->Add(spool::ProcessRecord{static_cast<long>(kProcessId), 41230, "/opt/bench/launch_loop",
                                     "--launches " + std::to_string(options.launches), "/opt/bench", "/tmp/bench/trace",
-                                    kStartNs - 250000000});
+                                    kStartNs - 250000000, {}});
     DeviceHeader device;
     if (cuda) {
         device = {"NVIDIA H200", "NVIDIA Corporation", "NVIDIA CUDA", "CUDA 13.0", "580.159.04", "NA", 64,

@@ -171,7 +171,7 @@ TEST(ReaderFuzz, SpoolRecordsNeverCrash) {
             return row;
         }()}),
         spool::Encode(spool::OccupancyRecord{1, OccupancyRow{}}),
-        spool::Encode(spool::ProcessRecord{1, 2, "a", "b", "c", "d", 3}),
+        spool::Encode(spool::ProcessRecord{1, 2, "a", "b", "c", "d", 3, {}}),
     };
     for (const std::string& sample : samples) {
         std::string error;

@@ -25,6 +25,16 @@ spool::Record RoundTrip(const spool::Record& record) {
     return decoded.value_or(record);
 }
 
+// A process line of a spool written before the process's place was recorded reads with the place unknown.
+TEST(SpoolRecords, ProcessLineWithoutItsPlace) {
+    std::string error;
+    const std::optional<spool::Record> decoded = spool::Decode("P\t12\t1\t/bin/app\ta b\t/tmp\t/tmp/out\t123", &error);
+    ASSERT_TRUE(decoded) << error;
+    const auto& process = std::get<spool::ProcessRecord>(*decoded);
+    EXPECT_EQ(process.startNs, 123u);
+    EXPECT_EQ(process.place, spool::ProcessPlace{});
+}
+
 TEST(SpoolRecords, EveryRecordRoundTrips) {
     DeviceHeader device{"dev\tname", "vendor", "platform", "3.0", "drv", "rt", 64, std::string("board"), std::nullopt};
     ApiCall call{117, "clEnqueueNDRangeKernel", std::string("CL_SUCCESS"), {"0x1", "a\\b", "new\nline", ""}, 10, 20,
@@ -48,7 +58,7 @@ TEST(SpoolRecords, EveryRecordRoundTrips) {
     occupancy.occupancyPercent = 12.5;
     occupancy.graphicsIpVersion = "9.0";
     const std::vector<spool::Record> records = {
-        spool::ProcessRecord{12, 1, "/bin/app", "a b", "/tmp", "/tmp/out", 123},
+        spool::ProcessRecord{12, 1, "/bin/app", "a b", "/tmp", "/tmp/out", 123, {"node\t7", "boot-id", "RANK", "3"}},
         spool::DeviceRecord{"0x1", device},
         spool::CounterListRecord{"OpenCL", {"GPUTime", "X"}},
         spool::CallRecord{"ocl", 5, 6, call},
@@ -200,7 +210,7 @@ TEST(SpoolAssembler, JoinsCallsCommandsAndDeviceTimes) {
     OccupancyRow occupancyEarly;
     occupancyEarly.kernelName = "early";
     const std::string text = Spool(
-        {spool::ProcessRecord{42, 1, "/bin/app", "-x", "/work", "/out/base", 1},
+        {spool::ProcessRecord{42, 1, "/bin/app", "-x", "/work", "/out/base", 1, {}},
          spool::DeviceRecord{"0xD", DeviceHeader{"dev one", "v", "p", "OpenCL 3.0", "d", "OpenCL 3.0", 64, std::nullopt, std::nullopt}},
          spool::CounterListRecord{"OpenCL", {"GPUTime", "Other"}},
          spool::CallRecord{"ocl", 8, 0, Call(14, "clCreateBuffer", 5000, 5100)},
@@ -296,7 +306,7 @@ TEST(SpoolAssembler, GraphColumnsWhenAnyRowIsOfAGraph) {
     AssemblyOptions options;
     options.counters = true;
     auto assemble = [&](const std::vector<DispatchRow>& rows) {
-        std::vector<spool::Record> records = {spool::ProcessRecord{42, 1, "/bin/app", "", "/work", "/out/base", 1},
+        std::vector<spool::Record> records = {spool::ProcessRecord{42, 1, "/bin/app", "", "/work", "/out/base", 1, {}},
                                               spool::CounterListRecord{"CUDA", {"GPUTime"}}};
         for (const DispatchRow& row : rows) records.push_back(spool::DispatchRecord{"CUDA", row});
         return AssembleSpool(Spool(records), options, nullptr);
@@ -315,7 +325,7 @@ TEST(SpoolAssembler, GraphColumnsWhenAnyRowIsOfAGraph) {
 
 TEST(SpoolAssembler, SourceLocationsFromResolverSymbolOrModule) {
     const std::string text = Spool({
-        spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0},
+        spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0, {}},
         spool::CallRecord{"ocl", 1, 0, Call(47, "clFinish", 1, 2)},
         spool::CallRecord{"ocl", 1, 1, Call(47, "clFinish", 3, 4)},
         spool::CallRecord{"ocl", 1, 2, Call(47, "clFinish", 5, 6)},
@@ -336,7 +346,7 @@ TEST(SpoolAssembler, SourceLocationsFromResolverSymbolOrModule) {
 }
 
 TEST(SpoolAssembler, UnreadableLinesAreCountedNotFatal) {
-    std::string text = Spool({spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0}});
+    std::string text = Spool({spool::ProcessRecord{1, 0, "/bin/app", "", "/", "/o", 0, {}}});
     text += "garbage line\nA\tocl\tbad\n";
     text += spool::Encode(spool::CallRecord{"ocl", 1, 0, Call(47, "clFinish", 1, 2)});
     AssemblyOptions options;

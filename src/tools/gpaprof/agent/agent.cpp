@@ -146,6 +146,24 @@ std::string ReadLink(const char* path) {
     return std::string(buffer, static_cast<size_t>(length));
 }
 
+// Where this process runs: the host, the boot (whose CLOCK_MONOTONIC every time is on) and the rank its launcher
+// gave it, by the variables torchrun, Open MPI, MPICH/Intel MPI, PMIx, Slurm and MVAPICH set (the first set).
+spool::ProcessPlace CurrentPlace() {
+    spool::ProcessPlace place;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0) place.hostName = host;
+    std::ifstream boot("/proc/sys/kernel/random/boot_id");
+    std::getline(boot, place.clockId);
+    for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "MV2_COMM_WORLD_RANK"}) {
+        const char* value = std::getenv(name);
+        if (!value || !*value) continue;
+        place.rankVariable = name;
+        place.rankValue = value;
+        break;
+    }
+    return place;
+}
+
 // argv[1..] of this process from /proc/self/cmdline.
 std::vector<std::string> CommandLineArguments() {
     std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -263,6 +281,7 @@ spool::ProcessRecord Agent::MakeProcessRecord(std::string* warning) {
             return std::string(value);
         },
         warning);
+    process.place = CurrentPlace();
     process.startNs = Now();
     return process;
 }

@@ -323,6 +323,10 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
     session.osVersion = options.osVersion;
     session.displayName = options.displayName;
     session.listSeparator = options.listSeparator;
+    const spool::ProcessPlace& place = out.process.place;
+    if (!place.hostName.empty()) session.hostName = place.hostName;
+    if (!place.clockId.empty()) session.clockId = place.clockId;
+    if (!place.rankVariable.empty()) session.processRank = EnvironmentVariable{place.rankVariable, place.rankValue};
 
     if (options.trace) {
         AtpFile atp;

@@ -376,8 +376,14 @@ struct Encoder {
     std::string* out;
 
     void operator()(const ProcessRecord& p) const {
-        LineWriter('P', out).Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs)
-            .Text(p.workingDirectory).Text(p.outputBase).Number(p.startNs).Done();
+        LineWriter line('P', out);
+        line.Signed(p.pid).Signed(p.parentPid).Text(p.application).Text(p.applicationArgs).Text(p.workingDirectory)
+            .Text(p.outputBase).Number(p.startNs);
+        // Only when known, so that a line without them reads and writes as before.
+        if (p.place != ProcessPlace{}) {
+            line.Text(p.place.hostName).Text(p.place.clockId).Text(p.place.rankVariable).Text(p.place.rankValue);
+        }
+        line.Done();
     }
     void operator()(const DeviceRecord& d) const {
         const DeviceHeader& h = d.header;
@@ -470,6 +476,12 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
             p.workingDirectory = r.Text();
             p.outputBase = r.Text();
             p.startNs = r.Number();
+            if (r.HasMore()) {
+                p.place.hostName = r.Text();
+                p.place.clockId = r.Text();
+                p.place.rankVariable = r.Text();
+                p.place.rankValue = r.Text();
+            }
             return Finish(r, std::move(p));
         }
         case 'D': {

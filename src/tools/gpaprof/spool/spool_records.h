@@ -20,6 +20,16 @@
 
 namespace gpaprof::spool {
 
+// Where a process ran, for putting several processes' files side by side (the files' HostName=, ClockId= and
+// ProcessRank= header lines); empty where unknown.
+struct ProcessPlace {
+    std::string hostName;
+    std::string clockId;          // the boot id: names the CLOCK_MONOTONIC every time is on
+    std::string rankVariable;     // the launcher's rank variable set in the process (RANK, ...), and its value
+    std::string rankValue;
+    bool operator==(const ProcessPlace&) const = default;
+};
+
 struct ProcessRecord {            // 'P', first record of every spool
     long pid = 0;
     long parentPid = 0;
@@ -28,6 +38,7 @@ struct ProcessRecord {            // 'P', first record of every spool
     std::string workingDirectory;
     std::string outputBase;       // the output template resolved in this process
     uint64_t startNs = 0;
+    ProcessPlace place;           // trailing fields: a line without them reads as unknown
     bool operator==(const ProcessRecord&) const = default;
 };
 
