@@ -3,6 +3,8 @@
 #define GL_GLEXT_PROTOTYPES 1
 #include "gl_backend_fixture.h"
 
+#include <cstdio>
+
 namespace ogpa::gltest {
 namespace {
 
@@ -32,9 +34,13 @@ TEST_F(OpenContext, DescribesTheRenderer) {
     ASSERT_GPA_OK(GPA_GetDeviceDesc(&description));
     EXPECT_EQ(std::string(description), env().Renderer());
     gpa_uint32 id = 0;
+    const GPA_Status idStatus = GPA_GetDeviceID(&id);
     if (env().IsLlvmpipe()) {
-        EXPECT_EQ(GPA_GetDeviceID(&id), GPA_STATUS_ERROR_NOT_FOUND) << "a software renderer has no PCI device id";
+        EXPECT_EQ(idStatus, GPA_STATUS_ERROR_NOT_FOUND) << "a software renderer has no PCI device id";
     }
+    // What the run was on (tools/device/gpu_gl_tests.sh keeps this line from NVIDIA's driver).
+    std::printf("[ renderer ] %s; GPA_GetDeviceID: status %d, 0x%x\n", description, static_cast<int>(idStatus),
+                static_cast<unsigned>(id));
 }
 
 TEST_F(OpenContext, SessionsNeedTheContextCurrent) {

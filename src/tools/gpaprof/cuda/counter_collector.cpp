@@ -323,6 +323,7 @@ bool CounterCollector::StartRunning(ContextState* state, CUpti_ProfilerReplayMod
         {
             auto lock = gpa::cuda::RangeProfiler::Lock();
             Timed timed(&statistics_.startNs);
+            ++statistics_.starts;
             started = state->profiler->Start();
             if (!started.ok()) {
                 state->profiler->Abandon(this);
@@ -382,7 +383,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
     const uint64_t begun = NowNs();
     state->dispatchFailed.clear();
     if (state->configured && (state->replay != CUPTI_UserReplay || state->running || Full(state) ||
-                              state->oneDispatchPerConfiguration)) {
+                              state->oneDispatchPerConfiguration || state->graphDeferredBatch)) {
         FlushLocked(state);
     }
     const size_t dispatches = state->oneDispatchPerConfiguration ? 1 : batch_;
@@ -757,7 +758,7 @@ void CounterCollector::FlushAllForCrash() {
 
 void CounterCollector::FlushDeferred() {
     for (auto& [context, state] : contexts_) {
-        if (state->configured && state->deferredBatch) FlushLocked(state.get());
+        if (state->configured && (state->deferredBatch || state->graphDeferredBatch)) FlushLocked(state.get());
     }
 }
 
@@ -827,6 +828,20 @@ void CounterCollector::BeforeContextSwitch() {
 
 void CounterCollector::FlushLocked(ContextState* state) {
     if (!state) return;
+    std::string graphFailure;
+    if (state->graphDeferredBatch) {
+        if (state->configured) {
+            graphFailure = RunDeferredGraphPasses(state);  // their rows join the pending ranges
+        } else {
+            // The configuration went away before the passes ran: the rows are NA, never dropped.
+            for (ContextState::DeferredGraph& graph : state->deferredGraphs) {
+                replayer_->ReleaseSnapshot(&graph.snapshot);
+                for (DispatchRow& row : graph.rows) state->pending.push_back(PendingRange{std::move(row), false});
+            }
+            state->deferredGraphs.clear();
+            state->graphDeferredBatch = false;
+        }
+    }
     if (!state->configured) {
         // Rows left by a configuration that is gone (its profiler did not start again): NA, never dropped.
         for (PendingRange& range : state->pending) {
@@ -839,6 +854,7 @@ void CounterCollector::FlushLocked(ContextState* state) {
     state->pending.clear();
     PopRange(state);
     std::string poisoned = state->poisoned;
+    if (poisoned.empty()) poisoned = graphFailure;
     if (state->deferredBatch) {
         const std::string failure = RunDeferredPasses(state);
         if (poisoned.empty()) poisoned = failure;

@@ -159,6 +159,8 @@ public:
         uint64_t configureNs = 0, startNs = 0, stopNs = 0, decodeNs = 0, evaluateNs = 0;
         uint64_t launchNs = 0;  // inside the launch calls: saving, the passes, restoring (CUPTI's or gpaprof's)
         uint64_t restoreNs = 0, flushNs = 0, relaunchNs = 0;  // parts of the batch replays (in launchNs)
+        uint64_t starts = 0;                 // passes started (each start and stop costs milliseconds)
+        uint64_t graphLaunchesDeferred = 0;  // node mode: graph launches measured at the end of a batch
     };
     Statistics statistics() const { return statistics_; }
 
@@ -206,6 +208,19 @@ private:
     void WriteRow(DispatchRow row, const CounterSetup* chip, const std::map<std::string, double>* values);
     // Graph launches: node mode, and graph mode's passes before the application's own (graph_launch_collector.cpp).
     void ProfileGraphNodes(ContextState* state, GraphLaunch& launch);
+    // Node mode, deferred: the launch's memory kept, its rows held for the batch's passes; false where the launch
+    // is measured inside its call instead. `dispatches`: the kernels it runs again.
+    bool DeferGraphNodes(ContextState* state, GraphLaunch& launch, const std::vector<uint64_t>& words, size_t dispatches);
+    bool Deferrable(const GraphProgram& program) const;
+    // The end of a batch of deferred graph launches: every pass over all of them; the reason when they failed.
+    std::string RunDeferredGraphPasses(ContextState* state);
+    // One pass over one graph launch's steps on gpaprof's stream; in pass 0 the rows move into the pending ranges.
+    struct GraphPasses {
+        std::vector<bool> flushed;  // per measured kernel, in pass 0: every pass must hold the same kernels
+        size_t rowsQueued = 0;      // rows moved into the pending ranges
+    };
+    void RunGraphSteps(ContextState* state, const GraphProgram& program, const std::vector<GraphLaunch::Use>& uses,
+                       std::vector<DispatchRow>& rows, uint32_t pass, GraphPasses* progress, std::string* failure);
     bool BeginWholeGraph(ContextState* state, GraphLaunch& launch);
     // Ends a batch replay (memory put back, the gate released); where memory could not be put back, says so and
     // makes it the `failure` unless there is one.

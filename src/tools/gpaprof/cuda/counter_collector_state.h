@@ -63,6 +63,17 @@ struct CounterCollector::ContextState {
     // The configuration holds a CUDA graph launch's ranges (graph_launch_collector.cpp): its ranges must match its
     // rows one for one, whatever the passes.
     bool graphBatch = false;
+    // Node mode, deferred (graph_launch_collector.cpp): graph launches whose passes run when the batch ends, each
+    // with its memory as it was at its launch; the configuration has room for `graphDispatchRoom` kernels.
+    struct DeferredGraph {
+        std::shared_ptr<const GraphProgram> program;
+        std::vector<GraphLaunch::Use> uses;
+        std::vector<DispatchRow> rows;
+        Snapshot snapshot;
+    };
+    bool graphDeferredBatch = false;
+    std::vector<DeferredGraph> deferredGraphs;
+    size_t deferredGraphDispatches = 0, graphDispatchRoom = 0;
     // Graph mode: the application's own graph launch is the measured pass (between BeforeGraphLaunch and
     // AfterGraphLaunch), its row here; and whether the context used user ranges before the graph's configuration.
     std::optional<DispatchRow> graphRow;

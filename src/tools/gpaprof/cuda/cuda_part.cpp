@@ -277,13 +277,16 @@ void CudaPart::Finish() {
             const CounterCollector::Statistics s = collector_->statistics();
             std::fprintf(stderr,
                          "gpaprof: CUDA counter statistics: %llu kernels (%llu replayed by gpaprof, %llu by CUPTI's "
-                         "kernel replay), %llu configurations; in the launches (save, replay passes, restore) %.3f ms, "
+                         "kernel replay; %llu CUDA graph launches deferred), %llu configurations, %llu passes "
+                         "started; in the launches (save, replay passes, restore) %.3f ms, "
                          "configure %.3f ms, start %.3f ms, stop %.3f ms, decode %.3f ms, evaluate %.3f ms in total; "
                          "set-up %.3f ms (catalog and counters %.3f, plans %.3f%s, waited for them %.3f, bound to the "
                          "device %.3f, the device's profiler %.3f); of the batch replays: restoring %.3f ms, L2 flushes "
                          "%.3f ms, launches %.3f ms\n",
                          static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.ownReplayed),
-                         static_cast<unsigned long long>(s.cuptiReplayed), static_cast<unsigned long long>(s.configurations),
+                         static_cast<unsigned long long>(s.cuptiReplayed),
+                         static_cast<unsigned long long>(s.graphLaunchesDeferred),
+                         static_cast<unsigned long long>(s.configurations), static_cast<unsigned long long>(s.starts),
                          s.launchNs / 1e6, s.configureNs / 1e6, s.startNs / 1e6, s.stopNs / 1e6, s.decodeNs / 1e6,
                          s.evaluateNs / 1e6, s.setupNs / 1e6, s.catalogNs / 1e6, s.planNs / 1e6,
                          s.madeAhead ? " made ahead on a thread of their own" : "", s.aheadWaitNs / 1e6, s.bindNs / 1e6,

@@ -7,8 +7,14 @@
 //
 //   node mode   every pass replays the graph's steps one by one on gpaprof's stream — each kernel node as an
 //               ordinary launch (an auto range, as an eager launch), copies and sets as they are — over the memory
-//               saved when the launch came, put back before each pass and after the last. The application's graph
-//               then runs on the memory it would have seen, unprofiled.
+//               as it was when the launch came; the application's graph runs unprofiled on the memory it would
+//               have seen. Deferred (the default): the launch's memory is kept in a snapshot and the passes run
+//               when the batch ends, over every graph launch of the batch (restore its snapshot, run its steps),
+//               so that CUPTI's start and stop of a pass (milliseconds each) are paid per batch, as for eager
+//               launches (launch_replayer.h); memory as it is then is put back after the last pass. Immediate
+//               (rows written inside the launch call: batch 1, the process ending; a graph that copies from host
+//               memory, whose copy run later would read what the host holds then; no room for a snapshot): the
+//               passes run inside the launch call, over the memory saved there and put back after the last.
 //   graph mode  one user range around the whole graph: the passes but the last replay the executable graph on
 //               gpaprof's stream the same way; the application's own launch is the last pass (with one pass, the
 //               only one: nothing is saved or replayed).
@@ -37,6 +43,15 @@ bool CopiesToHost(const TracingApi* api, const CUDA_MEMCPY3D& copy) {
     if (copy.dstMemoryType != CU_MEMORYTYPE_UNIFIED) return false;
     unsigned int type = 0;
     if (api->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, copy.dstDevice) != CUDA_SUCCESS) return true;
+    return type == CU_MEMORYTYPE_HOST;
+}
+
+// A copy that reads host memory (pageable, pinned or managed memory on the host).
+bool ReadsHost(const TracingApi* api, const CUDA_MEMCPY3D& copy) {
+    if (copy.srcMemoryType == CU_MEMORYTYPE_HOST) return true;
+    if (copy.srcMemoryType != CU_MEMORYTYPE_UNIFIED) return false;
+    unsigned int type = 0;
+    if (api->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, copy.srcDevice) != CUDA_SUCCESS) return true;
     return type == CU_MEMORYTYPE_HOST;
 }
 
@@ -141,6 +156,7 @@ void CounterCollector::EndBatchReplay(const std::string& what, std::string* fail
 gpa::Outcome CounterCollector::StartPass(ContextState* state) {
     auto lock = gpa::cuda::RangeProfiler::Lock();
     Timed timed(&statistics_.startNs);
+    ++statistics_.starts;
     gpa::Outcome started = state->profiler->Start();
     state->running = started.ok();
     return started;
@@ -171,7 +187,10 @@ bool CounterCollector::BeforeGraphLaunch(GraphLaunch launch) {
     };
     if (state->failed) return allNA("");
     FlushOthersOnDevice(state);
-    FlushLocked(state);  // whatever this context has pending is decoded before the graph's configuration
+    // Whatever this context has pending is decoded before the graph's configuration; a batch of deferred graph
+    // launches takes node mode's next one (ProfileGraphNodes ends it where it cannot).
+    const bool joinsBatch = state->graphDeferredBatch && !launch.wholeGraph && launch.unprofiled.empty();
+    if (!joinsBatch) FlushLocked(state);
     if (!launch.unprofiled.empty()) return allNA(launch.unprofiled);
     if (launch.rows.empty()) return false;
     if (launch.wholeGraph) return BeginWholeGraph(state, launch);
@@ -211,6 +230,8 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
         if (launch.uses[i] != GraphLaunch::Use::NotRun && step.function) replayer_->KnowFunction(launch.context, step.function);
     }
     if (measured == 0) return allNA("");
+    if (DeferGraphNodes(state, launch, words, ranges)) return;
+    FlushLocked(state);  // a deferred batch in progress ends first
     if (!Configure(state, CUPTI_UserReplay, ranges)) return allNA("CUDA graph kernels have NA counters: the counter "
                                                                     "configuration failed");
     const uint64_t begun = gpa::cuda::NowNs();
@@ -227,54 +248,14 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
     const uint32_t passes = state->chip->plan.groups[0].passes;
     std::string failure;
     uint32_t passesDone = 0;
-    std::vector<bool> flushed;  // per measured kernel, in the first pass: every pass must hold the same kernels
-    size_t rowsQueued = 0;      // rows moved into the configuration's pending ranges (first pass)
+    GraphPasses progress;
     for (uint32_t pass = 0; pass < passes && failure.empty(); ++pass) {
         if (pass > 0 && !replayer_->Restore(&failure)) break;
         if (const gpa::Outcome started = StartPass(state); !started.ok()) {
             failure = started.reason();
             break;
         }
-        size_t row = 0, kernel = 0;
-        for (size_t i = 0; i < program->steps.size() && failure.empty(); ++i) {
-            const GraphStep& step = program->steps[i];
-            if (!step.enabled) continue;
-            CUresult result = CUDA_SUCCESS;
-            if (step.kind == GraphStepKind::Memcpy) {
-                if (!CopiesToHost(replayer_->api(), step.copy)) result = replayer_->RunCopy(step.copy);
-            } else if (step.kind == GraphStepKind::Memset) {
-                result = replayer_->RunSet(step.set);
-            } else if (step.kind == GraphStepKind::Kernel && launch.uses[i] == GraphLaunch::Use::Measure) {
-                const bool flush = pass == 0 ? FlushCacheBefore(state, nullptr) : FlushUnprofiled(state, nullptr);
-                if (pass == 0) {
-                    flushed.push_back(flush);
-                } else if (flush != flushed[kernel]) {
-                    failure = "the L2 cache flush failed between replay passes";
-                    break;
-                }
-                ++kernel;
-                if (!PushRange(state, std::to_string(row))) {
-                    failure = "cuptiRangeProfilerPushRange failed";
-                    break;
-                }
-                result = RelaunchGraphKernel(step);
-                PopRange(state);
-                if (pass == 0) {
-                    ++statistics_.kernels;
-                    state->pending.push_back(PendingRange{std::move(launch.rows[row]), result == CUDA_SUCCESS});
-                    rowsQueued = row + 1;
-                }
-                ++row;
-            } else if (step.kind == GraphStepKind::Kernel && launch.uses[i] == GraphLaunch::Use::RunOnly) {
-                // Run, so that later kernels see what it writes, but not measured: with auto ranges it is a range of
-                // its own (no row), as gpaprof's cache flush is.
-                result = RelaunchGraphKernel(step);
-                if (pass == 0 && !state->userRanges && result == CUDA_SUCCESS) state->pending.push_back(PendingRange{});
-            }
-            if (result != CUDA_SUCCESS) {
-                failure = "running a graph node again failed with " + replayer_->Describe(result) + ": " + DescribeStep(step);
-            }
-        }
+        RunGraphSteps(state, *program, launch.uses, launch.rows, pass, &progress, &failure);
         if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) failure = stopped;
         passesDone = pass + 1;
     }
@@ -286,9 +267,167 @@ void CounterCollector::ProfileGraphNodes(ContextState* state, GraphLaunch& launc
         state->poisoned = failure;
         if (!state->allSubmitted) FinishCycle(state, passesDone);
         // Rows not reached in the first pass: NA too.
-        for (size_t r = rowsQueued; r < launch.rows.size(); ++r) state->pending.push_back(PendingRange{std::move(launch.rows[r]), false});
+        for (size_t r = progress.rowsQueued; r < launch.rows.size(); ++r) {
+            state->pending.push_back(PendingRange{std::move(launch.rows[r]), false});
+        }
     }
     FlushLocked(state);
+}
+
+void CounterCollector::RunGraphSteps(ContextState* state, const GraphProgram& program,
+                                     const std::vector<GraphLaunch::Use>& uses, std::vector<DispatchRow>& rows,
+                                     uint32_t pass, GraphPasses* progress, std::string* failure) {
+    size_t row = 0, kernel = 0;
+    for (size_t i = 0; i < program.steps.size() && failure->empty(); ++i) {
+        const GraphStep& step = program.steps[i];
+        if (!step.enabled) continue;
+        CUresult result = CUDA_SUCCESS;
+        if (step.kind == GraphStepKind::Memcpy) {
+            if (!CopiesToHost(replayer_->api(), step.copy)) result = replayer_->RunCopy(step.copy);
+        } else if (step.kind == GraphStepKind::Memset) {
+            result = replayer_->RunSet(step.set);
+        } else if (step.kind == GraphStepKind::Kernel && uses[i] == GraphLaunch::Use::Measure) {
+            // Every pass must hold the same kernels: a cache flush before a kernel in every pass or in none.
+            const bool flush = pass == 0 ? FlushCacheBefore(state, nullptr) : FlushUnprofiled(state, nullptr);
+            if (pass == 0) {
+                progress->flushed.push_back(flush);
+            } else if (kernel >= progress->flushed.size() || flush != progress->flushed[kernel]) {
+                *failure = "the L2 cache flush failed between replay passes";
+                break;
+            }
+            ++kernel;
+            if (!PushRange(state, std::to_string(row))) {
+                *failure = "cuptiRangeProfilerPushRange failed";
+                break;
+            }
+            result = RelaunchGraphKernel(step);
+            PopRange(state);
+            if (pass == 0) {
+                ++statistics_.kernels;
+                state->pending.push_back(PendingRange{std::move(rows[row]), result == CUDA_SUCCESS});
+                progress->rowsQueued = row + 1;
+            }
+            ++row;
+        } else if (step.kind == GraphStepKind::Kernel && uses[i] == GraphLaunch::Use::RunOnly) {
+            // Run, so that later kernels see what it writes, but not measured: with auto ranges it is a range of
+            // its own (no row), as gpaprof's cache flush is.
+            result = RelaunchGraphKernel(step);
+            if (pass == 0 && !state->userRanges && result == CUDA_SUCCESS) state->pending.push_back(PendingRange{});
+        }
+        if (result != CUDA_SUCCESS) {
+            *failure = "running a graph node again failed with " + replayer_->Describe(result) + ": " + DescribeStep(step);
+        }
+    }
+}
+
+bool CounterCollector::Deferrable(const GraphProgram& program) const {
+    // A copy from host memory, run at the batch's end, would read what the host holds then, not what the
+    // application's graph read.
+    for (const GraphStep& step : program.steps) {
+        if (step.enabled && step.kind == GraphStepKind::Memcpy && ReadsHost(replayer_->api(), step.copy)) return false;
+    }
+    return true;
+}
+
+bool CounterCollector::DeferGraphNodes(ContextState* state, GraphLaunch& launch, const std::vector<uint64_t>& words,
+                                       size_t dispatches) {
+    // Rows written inside the launch call (batch 1, the process ending) and graphs whose replay later could see
+    // other data are measured inside the launch call.
+    if (immediate_ || batch_ <= 1 || !Deferrable(*launch.program)) return false;
+    // A batch of another kind, or one without room for this launch's ranges, ends first.
+    if (state->configured &&
+        (!state->graphDeferredBatch || state->deferredGraphDispatches + dispatches > state->graphDispatchRoom)) {
+        FlushLocked(state);
+    }
+    ContextState::DeferredGraph next;
+    std::string why;
+    LaunchReplayer::SnapshotResult kept = replayer_->TakeGraphSnapshot(launch.context, launch.stream, words, &next.snapshot, &why);
+    if (kept == LaunchReplayer::SnapshotResult::NoRoom && state->configured) {
+        FlushLocked(state);
+        kept = replayer_->TakeGraphSnapshot(launch.context, launch.stream, words, &next.snapshot, &why);
+    }
+    if (kept != LaunchReplayer::SnapshotResult::Taken) {
+        NoteOnce("gpaprof replays some CUDA graph launches' kernels inside their launch call (slower): " + why);
+        return false;
+    }
+    if (!state->configured) {
+        const size_t room = std::max<size_t>(dispatches, batch_);
+        if (!Configure(state, CUPTI_UserReplay, room)) {
+            replayer_->ReleaseSnapshot(&next.snapshot);
+            return false;
+        }
+        state->graphDeferredBatch = true;
+        state->graphBatch = true;
+        state->graphDispatchRoom = room;
+        state->deferredGraphDispatches = 0;
+    }
+    next.program = launch.program;
+    next.uses = launch.uses;
+    next.rows = std::move(launch.rows);
+    state->deferredGraphDispatches += dispatches;
+    state->deferredGraphs.push_back(std::move(next));
+    ++statistics_.ownReplayed;
+    ++statistics_.graphLaunchesDeferred;
+    return true;
+}
+
+std::string CounterCollector::RunDeferredGraphPasses(ContextState* state) {
+    std::vector<ContextState::DeferredGraph> graphs = std::move(state->deferredGraphs);
+    state->deferredGraphs.clear();
+    state->graphDeferredBatch = false;
+    state->deferredGraphDispatches = 0;
+    const uint32_t passes = state->chip->plan.groups[0].passes;
+    std::vector<GraphPasses> progress(graphs.size());
+    std::string failure;
+    uint32_t passesDone = 0;
+    const uint64_t begun = gpa::cuda::NowNs();
+    if (crashing_) {
+        failure = "the process ended on a signal before the replay passes of its CUDA graph launches ran";
+    } else {
+        // Memory as it is now is saved first and put back at the end; each launch's kernels run over its snapshot.
+        std::vector<uint64_t> words;
+        for (const ContextState::DeferredGraph& graph : graphs) {
+            const std::vector<uint64_t> more = graph.program->ArgumentWords();
+            words.insert(words.end(), more.begin(), more.end());
+        }
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        std::string why;
+        if (!replayer_->BeginBatchReplay(state->context, &why, &words)) {
+            failure = why;
+        } else {
+            for (uint32_t pass = 0; pass < passes && failure.empty(); ++pass) {
+                if (const gpa::Outcome started = StartPass(state); !started.ok()) {
+                    failure = started.reason();
+                    break;
+                }
+                for (size_t g = 0; g < graphs.size() && failure.empty(); ++g) {
+                    uint64_t mark = gpa::cuda::NowNs();
+                    if (!replayer_->RestoreSnapshot(graphs[g].snapshot, &failure)) break;
+                    statistics_.restoreNs += gpa::cuda::NowNs() - mark;
+                    RunGraphSteps(state, *graphs[g].program, graphs[g].uses, graphs[g].rows, pass, &progress[g], &failure);
+                }
+                if (const std::string stopped = StopPass(state, pass, passes); !stopped.empty() && failure.empty()) {
+                    failure = stopped;
+                }
+                passesDone = pass + 1;
+            }
+            EndBatchReplay("a batch of CUDA graph launches' kernels", &failure);
+        }
+    }
+    for (ContextState::DeferredGraph& graph : graphs) replayer_->ReleaseSnapshot(&graph.snapshot);
+    statistics_.launchNs += gpa::cuda::NowNs() - begun;
+    if (!failure.empty()) {
+        NoteOnce("CUDA counters of a batch of CUDA graph launches' kernels are NA: " + failure);
+        state->poisoned = failure;
+        if (!state->allSubmitted) FinishCycle(state, passesDone);
+        for (size_t g = 0; g < graphs.size(); ++g) {
+            for (size_t r = progress[g].rowsQueued; r < graphs[g].rows.size(); ++r) {
+                state->pending.push_back(PendingRange{std::move(graphs[g].rows[r]), false});
+            }
+        }
+    }
+    return failure;
 }
 
 bool CounterCollector::BeginWholeGraph(ContextState* state, GraphLaunch& launch) {

@@ -358,6 +358,25 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
     ResolveModuleData(launch.context, launch.function, parameters->function);
     const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
     statistics_.beginNs += NowNs() - start;
+    CUstream stream = parameters->stream;
+    if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
+    return Keep(launch.context, plan, stream, start, snapshot, why);
+}
+
+LaunchReplayer::SnapshotResult LaunchReplayer::TakeGraphSnapshot(CUcontext context, CUstream stream,
+                                                                 const std::vector<uint64_t>& pinnedByArguments,
+                                                                 Snapshot* snapshot, std::string* why) {
+    const uint64_t start = NowNs();
+    std::unique_lock<std::shared_mutex> exclusive(gate_);
+    ResolveModuleData(context, nullptr, nullptr);
+    const DeviceMemoryMap::SavePlan plan = memory_->Plan(context, &pinnedByArguments);
+    statistics_.beginNs += NowNs() - start;
+    return Keep(context, plan, stream, start, snapshot, why);
+}
+
+LaunchReplayer::SnapshotResult LaunchReplayer::Keep(CUcontext context, const DeviceMemoryMap::SavePlan& plan,
+                                                    CUstream stream, uint64_t start, Snapshot* snapshot,
+                                                    std::string* why) {
     if (!plan.unsafe.empty()) {
         *why = plan.unsafe;
         return SnapshotResult::Unsafe;
@@ -375,11 +394,11 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
     snapshot->regions = plan.regions;
     snapshot->bytes = plan.bytes;
     // The smallest free buffer that holds it, else a new one while the pool stays within its share.
-    snapshot->context = launch.context;
+    snapshot->context = context;
     size_t best = freeSnapshots_.size();
     for (size_t i = 0; i < freeSnapshots_.size(); ++i) {
         const PooledBuffer& buffer = freeSnapshots_[i];
-        if (buffer.context == launch.context && buffer.size >= plan.bytes &&
+        if (buffer.context == context && buffer.size >= plan.bytes &&
             (best == freeSnapshots_.size() || buffer.size < freeSnapshots_[best].size)) {
             best = i;
         }
@@ -409,8 +428,6 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
         snapshot->capacity = plan.bytes;
         snapshotHeld_ += plan.bytes;
     }
-    CUstream stream = parameters->stream;
-    if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;
     // Work already queued on any stream may still write what is about to be kept.
     CUresult r = api_->cuCtxSynchronize();
     uint64_t offset = 0;

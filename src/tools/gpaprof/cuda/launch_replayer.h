@@ -116,6 +116,10 @@ public:
     // within a share of the device's free memory). Unsafe: memory that cannot be restored reliably (*why);
     // NoRoom: the pool is full (end the batch and try again); Failed: anything else.
     SnapshotResult TakeSnapshot(const LaunchCall& launch, Snapshot* snapshot, std::string* why);
+    // The same before the application's launch of a CUDA graph on `stream`: the context's memory as
+    // BeginBatchReplay would save it for a graph with these argument words (a deferred graph launch).
+    SnapshotResult TakeGraphSnapshot(CUcontext context, CUstream stream, const std::vector<uint64_t>& pinnedByArguments,
+                                     Snapshot* snapshot, std::string* why);
     void ReleaseSnapshot(Snapshot* snapshot);
     // The end of a batch on `context`: takes the gate, makes the context current, waits for it and saves what
     // every kernel could write now. Then RestoreSnapshot + Relaunch per dispatch and pass, on a stream of
@@ -180,6 +184,9 @@ private:
         CUdeviceptr copy = 0;
     };
     void ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched);
+    // The regions of `plan` copied into a pooled buffer on `stream` (TakeSnapshot, TakeGraphSnapshot; the gate held).
+    SnapshotResult Keep(CUcontext context, const DeviceMemoryMap::SavePlan& plan, CUstream stream, uint64_t start,
+                        Snapshot* snapshot, std::string* why);
     bool PrepareShadows(CUcontext context, const std::vector<MemoryRegion>& regions, std::string* why);
     void Copy(bool save, std::string* why, bool* ok);
     // In `context` (current), queued on `stream`, right before the measured kernel.
