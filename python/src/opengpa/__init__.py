@@ -6,6 +6,7 @@
     with opengpa.Library("GL") as gpa, gpa.context() as context:    # the thread's current EGL/GLX context
         ...
     profile = opengpa.read_profile("out/run")                       # gpaprof's .csv/.atp/.occupancy
+    profiles = opengpa.read_profiles("out/run_*")                   # several ranks': a `rank` column each
 
 docs/python.md has the whole story.
 """
@@ -18,6 +19,7 @@ from .errors import GPAError, LibraryNotFoundError
 from .handles import cuda_current_context, gl_current_context
 from .library import Context, Counter, Library, Pass, Results, Sample, Session
 from .profile import Profile, read_profile
+from .profiles import Profiles, read_profiles
 
 try:  # the installed distribution's version (OpenGPA's); from a source tree, 0+unknown
     from importlib.metadata import PackageNotFoundError, version
@@ -28,6 +30,6 @@ except PackageNotFoundError:
 
 __all__ = [
     "APIS", "Context", "Counter", "DataType", "GPAError", "Library", "LibraryNotFoundError", "OpenContextFlags",
-    "Pass", "Profile", "Results", "Sample", "Session", "Status", "Usage", "cuda_current_context",
-    "gl_current_context", "library_path", "read_profile",
+    "Pass", "Profile", "Profiles", "Results", "Sample", "Session", "Status", "Usage", "cuda_current_context",
+    "gl_current_context", "library_path", "read_profile", "read_profiles",
 ]
