@@ -42,6 +42,22 @@ TEST_F(GpaprofEndToEnd, ChildProcessesGetTheirOwnFiles) {
     EXPECT_NE(again.err.find("same."), std::string::npos);
 }
 
+// A counter name no API offers stops gpaprof before the application starts (exit 2, the nearest name, where the
+// lists are); names of any case, and NVIDIA metric names (the CUDA part checks those per chip), do not.
+TEST_F(GpaprofEndToEnd, UnknownCounterNameStopsBeforeTheApplicationStarts) {
+    const Outcome typo = Profile({"-p", "--counters", "GPUTim,Wavefronts", "-o", "typo"}, {"/bin/sh", "-c", "touch started"});
+    EXPECT_EQ(typo.exitCode, 2) << typo.err;
+    EXPECT_NE(typo.err.find("'GPUTim' (did you mean GPUTime?)"), std::string::npos) << typo.err;
+    EXPECT_NE(typo.err.find("gpaprof -l"), std::string::npos) << typo.err;
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/started")) << "the application ran";
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/typo.csv"));
+
+    const Outcome known = Profile({"-p", "--counters", "gputime,dram__bytes_read.sum", "-o", "known"},
+                                  {"/bin/sh", "-c", "touch started"});
+    EXPECT_EQ(known.exitCode, 0) << known.err;
+    EXPECT_TRUE(std::filesystem::exists(directory_ + "/started")) << known.err;
+}
+
 // A launcher that dispatches nothing itself (torchrun, mpirun) gets no files when other processes did the
 // work; gpaprof says so. Traced, its calls are recorded, and it gets its files.
 TEST_F(GpaprofEndToEnd, LauncherWithoutDispatchesGetsNoFiles) {

@@ -93,6 +93,11 @@ TEST(Options, ErrorsSayWhatIsWrong) {
     EXPECT_NE(error.find("--kernel-regex 'fill(['"), std::string::npos) << error;
     EXPECT_FALSE(Parse({"--launch-skip", "-3"}, &options, &error));
     EXPECT_NE(error.find("non-negative number"), std::string::npos) << error;
+    for (const char* malformed : {"5x", "", "1e3", "99999999999999999999999", "0x10", " 7"}) {
+        EXPECT_FALSE(Parse({"--launch-count", malformed}, &options, &error)) << malformed;
+        EXPECT_NE(error.find("--launch-count needs a non-negative number"), std::string::npos) << error;
+        EXPECT_FALSE(Parse({"--launch-skip", malformed}, &options, &error)) << malformed;
+    }
 }
 
 // ncu's option: node (the default) or graph, nothing else.

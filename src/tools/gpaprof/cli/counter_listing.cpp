@@ -44,32 +44,29 @@ void PrintCounters() {
 }
 
 // The device's counters of cl_codeplay_performance_counters (OpenGPA's OpenCL layer gives every device some).
-void PrintCodeplayCounters(GetDeviceInfo getDeviceInfo, void* device) {
+std::vector<CodeplayCounter> CodeplayCounters(GetDeviceInfo getDeviceInfo, void* device) {
     size_t bytes = 0;
-    if (!getDeviceInfo || getDeviceInfo(device, kDevicePerformanceCountersCodeplay, 0, nullptr, &bytes) != 0) return;
+    if (!getDeviceInfo || getDeviceInfo(device, kDevicePerformanceCountersCodeplay, 0, nullptr, &bytes) != 0) return {};
     std::vector<CodeplayCounter> counters(bytes / sizeof(CodeplayCounter));
     if (counters.empty() || getDeviceInfo(device, kDevicePerformanceCountersCodeplay, counters.size() * sizeof counters[0],
                                           counters.data(), nullptr) != 0) {
-        return;
+        return {};
     }
-    std::printf("    and its cl_codeplay_performance_counters counters (--counters names them):\n");
-    for (const CodeplayCounter& counter : counters) {
-        std::printf("    %-12.256s %-10.256s %.256s\n", counter.name, counter.category, counter.description);
-    }
+    return counters;
 }
 
-}  // namespace
+struct OpenClDevice {
+    std::string name, platform;
+    std::vector<CodeplayCounter> extensionCounters;
+};
 
-int ListCounters() {
-    std::printf("Counters of gpaprof -p (default set: ");
-    const std::vector<std::string> defaults = ocl::DefaultOpenClCounters();
-    for (size_t i = 0; i < defaults.size(); ++i) std::printf("%s%s", i ? ", " : "", defaults[i].c_str());
-    std::printf(")\n");
+// The OpenCL devices of this machine, through the ICD loader loaded at run time; false (with `why`) when there
+// is no loader or no platform.
+bool OpenClDevices(std::vector<OpenClDevice>* found, std::string* why) {
     void* library = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-        std::printf("  OpenCL: no ICD loader (libOpenCL.so.1) on this machine; the counters of any OpenCL device:\n");
-        PrintCounters();
-        return 0;
+        *why = "no ICD loader (libOpenCL.so.1) on this machine";
+        return false;
     }
     auto getPlatforms = Symbol<GetPlatformIDs>(library, "clGetPlatformIDs");
     auto getPlatformInfo = Symbol<GetPlatformInfo>(library, "clGetPlatformInfo");
@@ -77,9 +74,8 @@ int ListCounters() {
     auto getDeviceInfo = Symbol<GetDeviceInfo>(library, "clGetDeviceInfo");
     unsigned platformCount = 0;
     if (!getPlatforms || !getDevices || getPlatforms(0, nullptr, &platformCount) != 0 || platformCount == 0) {
-        std::printf("  OpenCL: no platform found; the counters of any OpenCL device:\n");
-        PrintCounters();
-        return 0;
+        *why = "no platform found";
+        return false;
     }
     std::vector<void*> platforms(platformCount);
     getPlatforms(platformCount, platforms.data(), nullptr);
@@ -93,14 +89,51 @@ int ListCounters() {
         for (void* device : devices) {
             char deviceName[256] = "";
             if (getDeviceInfo) getDeviceInfo(device, kDeviceName, sizeof deviceName, deviceName, nullptr);
-            std::printf("  OpenCL device %s (%s):\n", deviceName, platformName);
-            PrintCounters();
-            PrintCodeplayCounters(getDeviceInfo, device);
+            found->push_back(OpenClDevice{deviceName, platformName, CodeplayCounters(getDeviceInfo, device)});
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+int ListCounters() {
+    std::printf("Counters of gpaprof -p (default set: ");
+    const std::vector<std::string> defaults = ocl::DefaultOpenClCounters();
+    for (size_t i = 0; i < defaults.size(); ++i) std::printf("%s%s", i ? ", " : "", defaults[i].c_str());
+    std::printf(")\n");
+    std::vector<OpenClDevice> devices;
+    std::string why;
+    if (!OpenClDevices(&devices, &why)) {
+        std::printf("  OpenCL: %s; the counters of any OpenCL device:\n", why.c_str());
+        PrintCounters();
+        return 0;
+    }
+    for (const OpenClDevice& device : devices) {
+        std::printf("  OpenCL device %s (%s):\n", device.name.c_str(), device.platform.c_str());
+        PrintCounters();
+        if (device.extensionCounters.empty()) continue;
+        std::printf("    and its cl_codeplay_performance_counters counters (--counters names them):\n");
+        for (const CodeplayCounter& counter : device.extensionCounters) {
+            std::printf("    %-12.256s %-10.256s %.256s\n", counter.name, counter.category, counter.description);
         }
     }
     std::printf("  Dispatch statistics (always in the .csv): Method, ExecutionOrder, ThreadID, CallIndex, "
                 "GlobalWorkSize, WorkGroupSize, Time, LocalMemSize, VGPRs, SGPRs, ScratchRegs, KernelOccupancy\n");
+    std::printf("  CUDA: `gpa-counters --chip <chip>` lists the GPA counters of an NVIDIA chip and, with --hardware, "
+                "the NVIDIA metric names --counters takes\n");
     return 0;
+}
+
+std::vector<std::string> OpenClDeviceCounterNames() {
+    std::vector<OpenClDevice> devices;
+    std::string why;
+    std::vector<std::string> names;
+    if (!OpenClDevices(&devices, &why)) return names;
+    for (const OpenClDevice& device : devices) {
+        for (const CodeplayCounter& counter : device.extensionCounters) names.emplace_back(counter.name);
+    }
+    return names;
 }
 
 }  // namespace gpaprof::cli

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tools/gpaprof/cli/counter_listing.h"
+#include "tools/gpaprof/cli/counter_names.h"
 #include "tools/gpaprof/cli/injection.h"
 #include "tools/gpaprof/cli/launcher.h"
 #include "tools/gpaprof/cli/options.h"
@@ -284,6 +285,14 @@ int Main(int argc, char** argv) {
         Say("no mode given (-t, -p, -O): tracing the API (-t)");
     }
     if (options.sourceSymbols && !options.trace) Say("--sym adds to the API trace; it has no effect without -t");
+    if (options.counters) {
+        // A typo must not cost a run of the whole job: names no API here offers stop gpaprof now.
+        if (const std::string unknown = UnknownCounterNames(options.counterNames, KnownCounterNames(), OpenClDeviceCounterNames);
+            !unknown.empty()) {
+            Warn(unknown);
+            return 2;
+        }
+    }
 
     const char separator = options.separator.value_or(DefaultSeparator());
     std::string outputTemplate = StripProfilerExtension(options.output.empty() ? std::string("session1") : options.output);

@@ -297,7 +297,10 @@ Output:
                            locale writes decimals with ',').
 
 Counters (-p):
-      --counters <a,b,...> Counters to collect, in column order (default: GPUTime).
+      --counters <a,b,...> Counters to collect, in column order (default: GPUTime). A name no API
+                           gpaprof profiles offers stops gpaprof before the application starts (exit 2,
+                           the nearest names given); one an API lacks is noted and left out there.
+                           NVIDIA metric names (with "__", as ncu takes them) are checked per chip.
   -c, --counterfile <file> Counters to collect, one per line; may be given more than once.
   -l, --list               List the counters of every OpenCL device, then exit.
       --singlepass         Never replay a dispatch: counters that need more passes are NA.
