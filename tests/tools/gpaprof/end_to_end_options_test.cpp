@@ -80,6 +80,43 @@ TEST_F(GpaprofEndToEnd, LauncherWithoutDispatchesGetsNoFiles) {
     EXPECT_EQ(atps, 2u) << traced.err;
 }
 
+// Under -t -p -O the launcher's own calls are traced: it gets its .atp, but no empty .csv or .occupancy next to
+// the files of the process that dispatched (gpaprof says so); that process gets all three.
+TEST_F(GpaprofEndToEnd, LauncherThatDispatchedNothingGetsNoEmptyCounterFiles) {
+    const Outcome run = Profile({"-t", "-p", "-O", "-o", "run_%p"}, {App("spawns_child"), "--launcher"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    std::smatch pids;
+    ASSERT_TRUE(std::regex_search(run.out, pids, std::regex(R"(parent (\d+), child (\d+))"))) << run.out;
+    const std::string launcher = "run_" + pids[1].str();
+    const std::string child = "run_" + pids[2].str();
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+        if (entry.path().filename().string().rfind("run_", 0) == 0) files.insert(entry.path().filename().string());
+    }
+    EXPECT_EQ(files, (std::set<std::string>{launcher + ".atp", child + ".atp", child + ".csv", child + ".occupancy"}))
+        << run.err;
+    ASSERT_EQ(ReadCsv(child + ".csv").rows.size(), 1u);
+    EXPECT_EQ(MethodName::Parse(ReadCsv(child + ".csv").rows[0].method)->kernel, "child_kernel");
+    EXPECT_EQ(ReadOccupancy(child + ".occupancy").rows.size(), 1u);
+    const AtpFile atp = ReadAtp(launcher + ".atp");
+    ASSERT_FALSE(atp.parts.empty());
+    size_t calls = 0;
+    for (const auto& thread : atp.parts[0].threads) calls += thread.entries.size();
+    EXPECT_GE(calls, 1u) << "the launcher's clGetPlatformIDs is traced";
+    EXPECT_NE(run.err.find("process " + pids[1].str() + " (spawns_child) profiled no dispatch: no .csv or .occupancy "
+                           "written for it (its API calls are in its .atp)"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(run.err.find("process " + pids[2].str() + " (spawns_child) profiled no dispatch"), std::string::npos) << run.err;
+
+    // The only process keeps its files, empty ones too: a run that dispatched nothing says so in a .csv of 0 rows.
+    const Outcome alone = Profile({"-t", "-p", "-O", "-o", "alone"}, {App("spawns_child"), "--probe"});
+    ASSERT_EQ(alone.exitCode, 0) << alone.err;
+    EXPECT_TRUE(std::filesystem::exists(Path("alone.csv"))) << alone.err;
+    EXPECT_EQ(ReadCsv("alone.csv").rows.size(), 0u);
+    EXPECT_TRUE(std::filesystem::exists(Path("alone.occupancy"))) << alone.err;
+}
+
 TEST_F(GpaprofEndToEnd, KernelFiltersAndLaunchWindow) {
     const Outcome filtered = Profile({"-p", "-O", "-k", "^(scale_in_place|count_items)$", "-o", "filtered"},
                                      {App("multi_kernel_threads"), "--threads", "1", "--iterations", "2"});

@@ -23,6 +23,11 @@ std::string DirectoryOf(const std::string& path) {
     return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
 }
 
+std::string BaseName(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace
 
 ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& base, const AssemblyOptions& options,
@@ -42,7 +47,7 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     files.spoolRead = true;
     start = Clock::now();
     AssembledSpool assembled(spool.text(), options, resolver);
-    const AssembledProcess& process = assembled.process();
+    AssembledProcess& process = assembled.process();
     times->assembleSeconds = Since(start);
 
     size_t kernels = 0;
@@ -55,6 +60,21 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     if (files.nothingRecorded && options.skipIfNothingRecorded) {
         files.assembled = std::move(assembled.process());
         return files;
+    }
+    // The same among several processes for the counter and occupancy files: a process that made API calls
+    // (a launcher tracing its own few calls) but profiled no dispatch gets its .atp, not an empty .csv or
+    // .occupancy next to the files of the processes that did the work.
+    if (options.skipIfNothingRecorded && (process.csv || process.occupancy) &&
+        (!process.csv || process.csv->rows.empty()) && (!process.occupancy || process.occupancy->rows.empty())) {
+        const char* which = process.csv && process.occupancy ? ".csv or .occupancy" : process.csv ? ".csv" : ".occupancy";
+        const std::string name = BaseName(process.process.application);
+        const std::string who = process.hasProcessRecord ? "process " + std::to_string(process.process.pid)
+                                                         : "the process of " + BaseName(spoolPath);
+        files.problems.push_back(who + (name.empty() ? "" : " (" + name + ")") + " profiled no dispatch: no " + which +
+                                 " written for it" + (process.atp ? " (its API calls are in its .atp)" : ""));
+        files.leftOutEmpty = true;
+        process.csv.reset();
+        process.occupancy.reset();
     }
 
     start = Clock::now();

@@ -34,7 +34,8 @@ struct AssemblyOptions {
     std::string defaultApi = "OpenCL";      // #API of a .csv without rows
     size_t threads = 0;                     // threads reading the spool (and writing the .atp); 0: as useful
     // Write no files for a process that recorded no API call, dispatch, kernel or marker (a launcher such as
-    // torchrun, when other processes did the work).
+    // torchrun, when other processes did the work), and no .csv or .occupancy for one that profiled no
+    // dispatch (its .atp under -t still).
     bool skipIfNothingRecorded = false;
     // Turns a raw CUDA call line ('B', tools/gpaprof/cuda/raw_call_line.h: a call whose arguments are still
     // bytes) into its 'A' line, '\n' included; the command line sets it where it is built with the CUDA part.
