@@ -186,14 +186,14 @@ for part in $parts; do
       echo "ok  $((rows - 1)) dispatches in run.csv, run.atp, run.occupancy"
       ;;
     python)
-      step "pip install ./python in a virtual environment, pytest"
+      step "pip install \"./python[pandas]\" in a virtual environment, pytest"
       venv=$work/venv
       # Debian's pyopencl, numpy, pandas and pytest (tools/install_deps.sh) are seen through the system site:
       # the system's python3, where apt-get installs them (not a python3 that PATH may find first).
       python=/usr/bin/python3
       [ -x "$python" ] || python=python3
       "$python" -m venv --system-site-packages "$venv"
-      "$venv/bin/python" -m pip install -q ./python mypy > "$work/pip.log" 2>&1 || { tail -40 "$work/pip.log"; fail "pip install ./python"; }
+      "$venv/bin/python" -m pip install -q "./python[pandas]" mypy > "$work/pip.log" 2>&1 || { tail -40 "$work/pip.log"; fail "pip install ./python"; }
       echo "installed: $("$venv/bin/python" -c 'import opengpa; print(opengpa.__version__, opengpa.library_path("CL"))')"
       # The binding is typed: mypy --strict over its sources.
       (cd python && "$venv/bin/python" -m mypy --strict --no-incremental src/opengpa) || fail "mypy --strict src/opengpa"
