@@ -24,6 +24,7 @@ DerivedCounterDefinition Statistic(const char* name, const char* description, co
 
 std::string PrimitivesWritten(int stream) { return "SO.primitives_written_s" + std::to_string(stream); }
 std::string PrimitivesGenerated(int stream) { return "SO.primitives_generated_s" + std::to_string(stream); }
+std::string StreamOverflow(int stream) { return "SO.overflow_s" + std::to_string(stream); }
 
 const std::vector<Event>& PipelineEvents() {
     static const std::vector<Event> events = {
@@ -97,8 +98,19 @@ std::vector<DerivedCounterDefinition> QueryOnlyCounters() {
                                "the primitives-generated query, which counts whether or not transform feedback is "
                                "active). Not written for lack of space: PrimsStorageNeed - PrimsWritten.",
                                GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, generated));
+    counters.push_back(Counter("OverflowPred", "PipelineStatistics",
+                               "Did stream output overflow? 1 if any stream's buffers lacked room for a primitive "
+                               "(PrimsStorageNeed > PrimsWritten on some stream), 0 if none (Direct3D 11's "
+                               "SO_OVERFLOW_PREDICATE; OpenGL's transform feedback overflow query), as the driver "
+                               "says it: Mesa's llvmpipe also says 1 for primitives drawn while transform feedback is "
+                               "not active (it compares those generated with those written).",
+                               GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, kOverflowAnyStream));
     for (int stream = 0; stream < 4; ++stream) {
         const std::string n = std::to_string(stream);
+        counters.push_back(Counter("OverflowPred_S" + n, "PipelineStatistics",
+                                   "Did stream " + n + "'s output overflow? 1 if its buffer lacked room for a primitive, "
+                                   "0 if not.",
+                                   GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, StreamOverflow(stream)));
         counters.push_back(Counter("PrimsWritten_S" + n, "PipelineStatistics",
                                    "Number of primitives written to the stream " + n + " buffer.", GPA_TYPE_UINT64,
                                    GPA_USAGE_TYPE_ITEMS, PrimitivesWritten(stream)));

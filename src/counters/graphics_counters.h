@@ -17,6 +17,9 @@ inline constexpr const char* kAnySamplesPassed = "DB.any_samples_passed";
 // Stream-output (transform feedback) counts of stream `stream` (0-3).
 std::string PrimitivesWritten(int stream);    // "SO.primitives_written_s<n>"
 std::string PrimitivesGenerated(int stream);  // "SO.primitives_generated_s<n>"
+// 1 when stream-output overflowed (primitives not written for lack of space), else 0: any stream, or one.
+inline constexpr const char* kOverflowAnyStream = "SO.overflow";
+std::string StreamOverflow(int stream);       // "SO.overflow_s<n>"
 
 // One pipeline statistic or occlusion count: its hardware counter name and what it counts, in any API's words.
 struct Event {
@@ -29,8 +32,8 @@ const std::vector<Event>& PipelineEvents();
 // GPUTime (from kDuration; `gpuTimeHow` says how the API takes the two timestamps) and the counters of the user
 // guide's "OpenGL and DirectX" table that pipeline statistics and occlusion queries measure.
 std::vector<DerivedCounterDefinition> PipelineCounters(const std::string& gpuTimeHow);
-// OcclusionPredicate, and the stream-output counters (PrimsWritten, PrimsStorageNeed, their _S0-_S3) of APIs with
-// transform feedback queries.
+// OcclusionPredicate, and the stream-output counters (PrimsWritten, PrimsStorageNeed, OverflowPred, their _S0-_S3)
+// of APIs with transform feedback queries.
 std::vector<DerivedCounterDefinition> QueryOnlyCounters();
 
 }  // namespace gpa::graphics

@@ -75,6 +75,7 @@ GlCapabilities Capabilities(const std::string& version, const std::set<std::stri
     c.primitivesWritten = c.primitivesGenerated = c.AtLeast(3, 0);
     const bool indexed = c.AtLeast(4, 0) || has("GL_ARB_transform_feedback3");
     c.streams = !c.primitivesWritten ? 0 : indexed ? std::max(1, std::min(maxVertexStreams, 4)) : 1;
+    c.overflow = indexed && (c.AtLeast(4, 6) || has("GL_ARB_transform_feedback_overflow_query"));
     return c;
 }
 
@@ -130,6 +131,22 @@ CounterSet BuildCounters(const GlCapabilities& c) {
                 "(GL_PRIMITIVES_GENERATED query)",
                 GPA_USAGE_TYPE_ITEMS, GlQuery{GL_PRIMITIVES_GENERATED, static_cast<GLuint>(stream), indexed});
         }
+    }
+    if (c.overflow) {
+        // GL 4.6's targets (ARB_transform_feedback_overflow_query has the same values).
+        constexpr GLenum kOverflow = 0x82EC, kStreamOverflow = 0x82ED;
+        Add(&set, graphics::kOverflowAnyStream,
+            "1 if the transform feedback of any stream overflowed (GL_TRANSFORM_FEEDBACK_OVERFLOW query)",
+            GPA_USAGE_TYPE_ITEMS, GlQuery{kOverflow, 0, false});
+        for (int stream = 0; stream < c.streams; ++stream) {
+            Add(&set, graphics::StreamOverflow(stream),
+                "1 if the transform feedback of stream " + std::to_string(stream) +
+                    " overflowed (GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW query)",
+                GPA_USAGE_TYPE_ITEMS, GlQuery{kStreamOverflow, static_cast<GLuint>(stream), true});
+        }
+    } else {
+        set.absent.push_back(std::string("OverflowPred and OverflowPred_S0-_S3: no transform feedback overflow queries (") +
+                             (c.gles ? "OpenGL ES has none" : "GL 4.6 or ARB_transform_feedback_overflow_query") + ")");
     }
     if (c.streams == 0) set.absent.push_back("PrimsWritten, PrimsStorageNeed: no transform feedback queries (GL 3.0, GLES 3.0)");
     if (c.streams == 1) {

@@ -28,6 +28,7 @@ struct GlCapabilities {
     bool primitivesWritten = false;   // GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: GL 3.0, GLES 3.0
     bool primitivesGenerated = false; // GL_PRIMITIVES_GENERATED: GL 3.0, GLES 3.2
     int streams = 0;                  // stream-output streams with queries of their own (indexed queries: 4), else 1
+    bool overflow = false;            // GL_TRANSFORM_FEEDBACK_(STREAM_)OVERFLOW: GL 4.6, ARB_transform_feedback_overflow_query
 
     bool AtLeast(int wantMajor, int wantMinor) const { return major > wantMajor || (major == wantMajor && minor >= wantMinor); }
 };

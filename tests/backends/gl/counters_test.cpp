@@ -36,7 +36,8 @@ TEST(GlVersion, DesktopAndEsStrings) {
 }
 
 TEST(GlCounterSet, Desktop45WithPipelineStatisticsHasEveryCounter) {
-    const auto set = BuildCounters(Capabilities("4.5 (Core Profile) Mesa", {"GL_ARB_pipeline_statistics_query"}, 4));
+    const auto set = BuildCounters(Capabilities(
+        "4.5 (Core Profile) Mesa", {"GL_ARB_pipeline_statistics_query", "GL_ARB_transform_feedback_overflow_query"}, 4));
     const std::set<std::string> names = Names(set.hardware);
     EXPECT_EQ(names.count(gpa::graphics::kDuration), 1u);
     for (const auto& event : gpa::graphics::PipelineEvents()) EXPECT_EQ(names.count(event.name), 1u) << event.name;
@@ -44,7 +45,9 @@ TEST(GlCounterSet, Desktop45WithPipelineStatisticsHasEveryCounter) {
     for (int stream = 0; stream < 4; ++stream) {
         EXPECT_EQ(names.count(gpa::graphics::PrimitivesWritten(stream)), 1u);
         EXPECT_EQ(names.count(gpa::graphics::PrimitivesGenerated(stream)), 1u);
+        EXPECT_EQ(names.count(gpa::graphics::StreamOverflow(stream)), 1u);
     }
+    EXPECT_EQ(names.count(gpa::graphics::kOverflowAnyStream), 1u);
     EXPECT_TRUE(set.absent.empty());
     EXPECT_EQ(set.queries.size(), set.hardware.size());
     // Every public counter reads counters of this set.
@@ -61,6 +64,18 @@ TEST(GlCounterSet, Desktop45WithoutTheExtensionHasNoStatistics) {
     EXPECT_NE(set.absent.front().find("GL_ARB_pipeline_statistics_query"), std::string::npos);
     EXPECT_EQ(Names(BuildCounters(Capabilities("4.6.0 NVIDIA 580.159.04", {}, 4)).hardware).count("IA.vertices"), 1u)
         << "core in GL 4.6";
+}
+
+TEST(GlCounterSet, OverflowQueriesNeedGl46OrTheExtension) {
+    auto overflow = [](const gpa::gl::CounterSet& set) { return Names(set.hardware).count(gpa::graphics::kOverflowAnyStream); };
+    EXPECT_EQ(overflow(BuildCounters(Capabilities("4.6.0 NVIDIA 580.159.04", {}, 4))), 1u) << "core in GL 4.6";
+    EXPECT_EQ(overflow(BuildCounters(Capabilities("4.5 (Core Profile) Mesa", {"GL_ARB_transform_feedback_overflow_query"}, 4))), 1u);
+    const auto without = BuildCounters(Capabilities("4.5 (Core Profile) Mesa", {}, 4));
+    EXPECT_EQ(overflow(without), 0u);
+    bool said = false;
+    for (const std::string& why : without.absent) said = said || why.find("OverflowPred") != std::string::npos;
+    EXPECT_TRUE(said) << "the reason is logged";
+    EXPECT_EQ(overflow(BuildCounters(Capabilities("OpenGL ES 3.2 Mesa", {}, 4))), 0u) << "GLES has none";
 }
 
 TEST(GlCounterSet, Gles32HasOcclusionPredicateAndStreamZeroOnly) {
@@ -103,7 +118,7 @@ TEST_F(Counters, PublicCountersOfTheDevice) {
     for (const char* name : {"GPUTime", "IAVertices", "IAPrimitives", "VSInvocations", "HSInvocations", "DSInvocations",
                              "GSInvocations", "GSPrimitives", "CInvocations", "CPrimitives", "PSInvocations",
                              "CSInvocations", "Occlusion", "OcclusionPredicate", "PrimsWritten", "PrimsStorageNeed",
-                             "PrimsWritten_S3", "PrimsStorageNeed_S3"}) {
+                             "PrimsWritten_S3", "PrimsStorageNeed_S3", "OverflowPred", "OverflowPred_S3"}) {
         if (!env().IsLlvmpipe()) continue;  // other drivers: the pure tests above say what each offers
         EXPECT_EQ(names.count(name), 1u) << name << " on llvmpipe (GL 4.5 with ARB_pipeline_statistics_query)";
     }

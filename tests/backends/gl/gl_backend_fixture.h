@@ -45,6 +45,11 @@ protected:
 
     GlEnv& env() { return *env_; }
 
+    // Whether the context offers the counter (a driver may lack its query).
+    static bool Offers(const char* name) {
+        gpa_uint32 index = 0;
+        return GPA_GetCounterIndex(name, &index) == GPA_STATUS_OK;
+    }
     static gpa_uint32 Index(const char* name) {
         gpa_uint32 index = UINT32_MAX;
         EXPECT_GPA_OK(GPA_GetCounterIndex(name, &index)) << name;

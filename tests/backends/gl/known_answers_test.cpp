@@ -37,6 +37,11 @@ TEST_F(KnownAnswers, FullScreenQuadAndSmallTriangles) {
     EXPECT_LT(UInt64(session, 1, "Occlusion"), static_cast<uint64_t>(pixels) / 4);
     EXPECT_GT(Float64(session, 1, "GPUTime"), 0.0);
     EXPECT_EQ(UInt64(session, 1, "PrimsWritten"), 0u) << "no transform feedback";
+    if (Offers("OverflowPred")) {
+        // What the driver's overflow query says without transform feedback: llvmpipe compares the primitives
+        // generated (30) with those written (0) whether or not transform feedback is active, so it says 1.
+        EXPECT_EQ(UInt64(session, 1, "OverflowPred"), env().IsLlvmpipe() ? 1u : 0u) << "no transform feedback";
+    }
 }
 
 TEST_F(KnownAnswers, TransformFeedbackWrittenAndNeeded) {
@@ -52,6 +57,20 @@ TEST_F(KnownAnswers, TransformFeedbackWrittenAndNeeded) {
     EXPECT_EQ(UInt64(session, 0, "PrimsWritten_S0"), 10u);
     EXPECT_EQ(UInt64(session, 0, "PrimsStorageNeed_S0"), 30u);
     EXPECT_EQ(UInt64(session, 0, "PrimsWritten_S1"), 0u);
+}
+
+TEST_F(KnownAnswers, TransformFeedbackOverflow) {
+    if (!Offers("OverflowPred")) GTEST_SKIP() << "the context has no overflow queries (GL 4.6, ARB_transform_feedback_overflow_query)";
+    ASSERT_GPA_OK(GPA_EnableCounterStr("OverflowPred"));
+    ASSERT_GPA_OK(GPA_EnableCounterStr("OverflowPred_S0"));
+    ASSERT_GPA_OK(GPA_EnableCounterStr("OverflowPred_S1"));
+    // 30 points into room for 10 overflow stream 0; 5 into room for 10 do not.
+    const gpa_uint32 session = RecordSession({0, 1}, [&](gpa_uint32 sample) { env().CapturePoints(sample == 0 ? 30 : 5, 10); });
+    EXPECT_EQ(UInt64(session, 0, "OverflowPred"), 1u);
+    EXPECT_EQ(UInt64(session, 0, "OverflowPred_S0"), 1u);
+    EXPECT_EQ(UInt64(session, 0, "OverflowPred_S1"), 0u);
+    EXPECT_EQ(UInt64(session, 1, "OverflowPred"), 0u);
+    EXPECT_EQ(UInt64(session, 1, "OverflowPred_S0"), 0u);
 }
 
 TEST_F(KnownAnswers, SamplesAddUpAndResultsMatchEveryPass) {
