@@ -10,6 +10,10 @@
 #   opencl-layer  tools/device/gpu_opencl_layer_tests.sh: the OpenCL layer (cl_codeplay_performance_counters)
 #           on NVIDIA's OpenCL driver with its NVML counters, and the CPU counters of the machine's PoCL
 #   cuda    tools/device/gpu_cuda_tests.sh: CUDA backend known-answer tests, fixtures, samples
+#   pm-sampling  the PM-sampling engine's host and GPU tests (tests/gpu/pm_sampling: known DRAM writes sampled
+#           every 100 us; not in the default list: new, not yet run on a GPU)
+#   gl      tools/device/gpu_gl_tests.sh: the OpenGL backend's tests on NVIDIA's EGL driver (not in the default
+#           list: the run must carry .gl/, see that script)
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
 #   graphs  tools/device/gpu_gpaprof_tests.sh graphs: gpaprof -p on CUDA graphs (issue 33), the GpaprofCudaGraphs
 #           end-to-end tests (tests/tools/gpaprof/cuda/cuda_graph_counters_test.cpp) and bench/graph_vs_ncu.sh
@@ -100,6 +104,14 @@ for part in $parts; do
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary" | tail -40
       ;;
+    pm-sampling)
+      # The PM-sampling engine (src/pm_sampling): known DRAM writes sampled every 100 us, their sum and their time.
+      cmake --build "$build" -j "$(nproc)" --target gpu_pm_sampling_tests pm_sampling_tests > "$dir/build.log" 2>&1
+      "$build/tests/pm_sampling/pm_sampling_tests" > "$dir/host.log" 2>&1
+      "$build/tests/gpu/pm_sampling/gpu_pm_sampling_tests" > "$dir/gpu.log" 2>&1
+      rc=$?
+      grep -hE "^FIGURE pm_sampling|^left out|Failure|^\[  (PASSED|FAILED|SKIPPED)" "$dir/host.log" "$dir/gpu.log" | tee -a "$summary"
+      ;;
     cuda)
       OUT=$dir bash tools/device/gpu_cuda_tests.sh "$build" > "$dir/run.log" 2>&1
       rc=$?
@@ -128,6 +140,11 @@ for part in $parts; do
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
       cat "$dir/figures.txt" 2>/dev/null | tail -40
+      ;;
+    gl)
+      OUT=$dir bash tools/device/gpu_gl_tests.sh "${build}-gl" > "$dir/run.log" 2>&1
+      rc=$?
+      cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
       ;;
     vulkan)
       # Not in the default list: needs the Vulkan loader, headers and validation layer carried in .gl/ (carry [".gl"]).
@@ -173,7 +190,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda gpaprof graphs graphs-torch graphs-torch-compile joins bench main vulkan repeat launcher multigpu python)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda pm-sampling gpaprof graphs graphs-torch graphs-torch-compile joins bench main gl vulkan repeat launcher multigpu python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"

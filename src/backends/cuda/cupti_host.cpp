@@ -22,9 +22,9 @@ Outcome SupportedChips(const CuptiApi& api, std::vector<std::string>* chips) {
 }
 
 Outcome HostObject::Create(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                           std::unique_ptr<HostObject>* host) {
+                           std::unique_ptr<HostObject>* host, CUpti_ProfilerType type) {
     auto params = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-    params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    params.profilerType = type;
     params.pChipName = chip.c_str();
     params.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
     const CUptiResult result = api.cuptiProfilerHostInitialize(&params);

@@ -16,8 +16,9 @@ class HostObject {
 public:
     // `availability` is the device's counter availability image (cuptiProfilerGetCounterAvailability) when a
     // device is at hand, so that metrics the device cannot collect right now are left out; empty offline.
+    // `type`: the range profiler's metrics and images (the default), or PM sampling's (src/pm_sampling).
     static Outcome Create(const CuptiApi& api, const std::string& chip, const std::vector<uint8_t>& availability,
-                          std::unique_ptr<HostObject>* host);
+                          std::unique_ptr<HostObject>* host, CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER);
     ~HostObject();
     HostObject(const HostObject&) = delete;
     HostObject& operator=(const HostObject&) = delete;

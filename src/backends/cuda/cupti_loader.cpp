@@ -142,6 +142,12 @@ LoadedCupti& Load() {
     loaded.api.legacyProfiler = loaded.api.legacyProfiler && loaded.api.name != nullptr;
         OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS(OPENGPA_RESOLVE_OPTIONAL)
 #undef OPENGPA_RESOLVE_OPTIONAL
+        loaded.api.pmSampling = true;
+#define OPENGPA_RESOLVE_PM_SAMPLING(name)                                                          \
+    loaded.api.name = reinterpret_cast<decltype(&::name)>(loaded.library.Symbol(#name));         \
+    loaded.api.pmSampling = loaded.api.pmSampling && loaded.api.name != nullptr;
+        OPENGPA_CUPTI_PM_SAMPLING_FUNCTIONS(OPENGPA_RESOLVE_PM_SAMPLING)
+#undef OPENGPA_RESOLVE_PM_SAMPLING
         loaded.api.cuptiGetVersion(&loaded.api.version);
         loaded.outcome = Outcome::Ok();
     });

@@ -2,6 +2,7 @@
 // GPA_Initialize works on machines without it, and GPA_OpenContext says what is missing.
 #pragma once
 
+#include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -65,12 +66,29 @@ namespace gpa::cuda {
     X(cuptiProfilerPushRange)                                     \
     X(cuptiProfilerPopRange)
 
+// Device-level PM sampling (CUPTI 12.6 and newer, cupti_pmsampling.h; src/pm_sampling): null where the library
+// lacks them.
+#define OPENGPA_CUPTI_PM_SAMPLING_FUNCTIONS(X)      \
+    X(cuptiPmSamplingEnable)                        \
+    X(cuptiPmSamplingDisable)                       \
+    X(cuptiPmSamplingSetConfig)                     \
+    X(cuptiPmSamplingStart)                         \
+    X(cuptiPmSamplingStop)                          \
+    X(cuptiPmSamplingDecodeData)                    \
+    X(cuptiPmSamplingGetCounterAvailability)        \
+    X(cuptiPmSamplingGetCounterDataSize)            \
+    X(cuptiPmSamplingCounterDataImageInitialize)    \
+    X(cuptiPmSamplingGetCounterDataInfo)            \
+    X(cuptiPmSamplingCounterDataGetSampleInfo)
+
 struct CuptiApi {
 #define OPENGPA_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
     OPENGPA_CUPTI_FUNCTIONS(OPENGPA_DECLARE_POINTER)
     OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS(OPENGPA_DECLARE_POINTER)
+    OPENGPA_CUPTI_PM_SAMPLING_FUNCTIONS(OPENGPA_DECLARE_POINTER)
 #undef OPENGPA_DECLARE_POINTER
     bool legacyProfiler = false;  // every function of OPENGPA_CUPTI_LEGACY_PROFILER_FUNCTIONS is there
+    bool pmSampling = false;      // every function of OPENGPA_CUPTI_PM_SAMPLING_FUNCTIONS is there
     std::string path;        // the library that was loaded
     uint32_t version = 0;    // cuptiGetVersion
 

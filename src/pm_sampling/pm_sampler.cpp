@@ -1,0 +1,162 @@
+#include "pm_sampling/pm_sampler.h"
+
+namespace gpa::pm_sampling {
+
+Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::vector<std::string>& metrics,
+                       const SamplerOptions& options, std::unique_ptr<Sampler>* sampler) {
+    if (!api.pmSampling) {
+        return Fail(GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED,
+                    "the CUPTI at " + api.path + " has no PM sampling (cupti_pmsampling.h: CUDA 12.6 or newer)");
+    }
+    auto initialize = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+    if (const CUptiResult r = api.cuptiProfilerInitialize(&initialize); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiProfilerInitialize", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    auto chipParams = OPENGPA_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+    chipParams.deviceIndex = static_cast<size_t>(deviceIndex);
+    if (const CUptiResult r = api.cuptiDeviceGetChipName(&chipParams); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiDeviceGetChipName", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    std::unique_ptr<Sampler> made(new Sampler(api));
+    auto enable = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
+    enable.deviceIndex = static_cast<size_t>(deviceIndex);
+    if (const CUptiResult r = api.cuptiPmSamplingEnable(&enable); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiPmSamplingEnable", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    made->object_ = enable.pPmSamplingObject;
+    // What the device can collect now (another profiler may hold some units).
+    std::vector<uint8_t> availability;
+    auto size = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
+    size.deviceIndex = static_cast<size_t>(deviceIndex);
+    if (api.cuptiPmSamplingGetCounterAvailability(&size) == CUPTI_SUCCESS && size.counterAvailabilityImageSize > 0) {
+        availability.assign(size.counterAvailabilityImageSize, 0);
+        auto image = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
+        image.deviceIndex = static_cast<size_t>(deviceIndex);
+        image.counterAvailabilityImageSize = availability.size();
+        image.pCounterAvailabilityImage = availability.data();
+        if (api.cuptiPmSamplingGetCounterAvailability(&image) != CUPTI_SUCCESS) availability.clear();
+    }
+    if (Outcome o = MakePlan(api, chipParams.pChipName, metrics, availability, &made->plan_); !o.ok()) return o;
+    if (Outcome o = cuda::HostObject::Create(api, made->plan_.chip, availability, &made->host_, CUPTI_PROFILER_TYPE_PM_SAMPLING);
+        !o.ok()) {
+        return o;
+    }
+    if (const CUptiResult r = made->host_->AddMetrics(made->plan_.metrics); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiProfilerHostConfigAddMetrics (PM sampling)", r);
+    }
+    auto config = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_SetConfig_Params);
+    config.pPmSamplingObject = made->object_;
+    config.configSize = made->plan_.configImage.size();
+    config.pConfig = made->plan_.configImage.data();
+    config.hardwareBufferSize = options.hardwareBufferBytes;
+    config.samplingInterval = options.intervalNs;
+    // Nanoseconds of a fixed clock (GA10x and later); GA100 and Turing count SYSCLK cycles, which vary.
+    config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+    config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    if (const CUptiResult r = api.cuptiPmSamplingSetConfig(&config); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiPmSamplingSetConfig (an interval in nanoseconds needs GA10x or later)", r,
+                           GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+    }
+    auto dataSize = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
+    std::vector<const char*> names;
+    for (const std::string& metric : made->plan_.metrics) names.push_back(metric.c_str());
+    dataSize.pPmSamplingObject = made->object_;
+    dataSize.pMetricNames = names.data();
+    dataSize.numMetrics = names.size();
+    dataSize.maxSamples = options.samplesPerImage;
+    if (const CUptiResult r = api.cuptiPmSamplingGetCounterDataSize(&dataSize); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiPmSamplingGetCounterDataSize", r);
+    }
+    made->image_.assign(dataSize.counterDataSize, 0);
+    if (Outcome o = made->InitializeImage(); !o.ok()) return o;
+    auto start = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
+    start.pPmSamplingObject = made->object_;
+    if (const CUptiResult r = api.cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
+        return api.Failure("cuptiPmSamplingStart", r);
+    }
+    made->running_ = true;
+    *sampler = std::move(made);
+    return Outcome::Ok();
+}
+
+Sampler::~Sampler() {
+    if (running_) {
+        auto stop = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
+        stop.pPmSamplingObject = object_;
+        api_.cuptiPmSamplingStop(&stop);
+    }
+    if (object_) {
+        auto disable = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Disable_Params);
+        disable.pPmSamplingObject = object_;
+        api_.cuptiPmSamplingDisable(&disable);
+    }
+}
+
+Outcome Sampler::InitializeImage() {
+    std::fill(image_.begin(), image_.end(), uint8_t{0});
+    auto init = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
+    init.pPmSamplingObject = object_;
+    init.counterDataSize = image_.size();
+    init.pCounterData = image_.data();
+    if (const CUptiResult r = api_.cuptiPmSamplingCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
+        return api_.Failure("cuptiPmSamplingCounterDataImageInitialize", r);
+    }
+    return Outcome::Ok();
+}
+
+Outcome Sampler::TakeCompleted() {
+    auto info = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
+    info.pCounterDataImage = image_.data();
+    info.counterDataImageSize = image_.size();
+    if (const CUptiResult r = api_.cuptiPmSamplingGetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
+        return api_.Failure("cuptiPmSamplingGetCounterDataInfo", r);
+    }
+    for (size_t i = 0; i < info.numCompletedSamples; ++i) {
+        auto sampleInfo = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
+        sampleInfo.pPmSamplingObject = object_;
+        sampleInfo.pCounterDataImage = image_.data();
+        sampleInfo.counterDataImageSize = image_.size();
+        sampleInfo.sampleIndex = i;
+        if (const CUptiResult r = api_.cuptiPmSamplingCounterDataGetSampleInfo(&sampleInfo); r != CUPTI_SUCCESS) {
+            return api_.Failure("cuptiPmSamplingCounterDataGetSampleInfo", r);
+        }
+        Sample sample;
+        sample.gpuStartNs = sampleInfo.startTimestamp;
+        sample.gpuEndNs = sampleInfo.endTimestamp;
+        if (Outcome o = host_->Evaluate(image_, i, plan_.metrics, &sample.values); !o.ok()) return o;
+        sample.droppedBefore = overflowed_;
+        overflowed_ = false;
+        samples_.push_back(std::move(sample));
+    }
+    return InitializeImage();
+}
+
+Outcome Sampler::Drain() {
+    // Decode until the hardware buffer is empty; a full image is evaluated and decoding goes on into a fresh one.
+    for (int round = 0; round < 1 << 16; ++round) {
+        auto decode = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
+        decode.pPmSamplingObject = object_;
+        decode.pCounterDataImage = image_.data();
+        decode.counterDataImageSize = image_.size();
+        const CUptiResult r = api_.cuptiPmSamplingDecodeData(&decode);
+        if (r == CUPTI_ERROR_OUT_OF_MEMORY || decode.overflow) overflowed_ = true;
+        if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_OUT_OF_MEMORY) return api_.Failure("cuptiPmSamplingDecodeData", r);
+        if (Outcome o = TakeCompleted(); !o.ok()) return o;
+        if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) return Outcome::Ok();
+    }
+    return Fail(GPA_STATUS_ERROR_FAILED, "cuptiPmSamplingDecodeData kept saying the counter data image is full");
+}
+
+Outcome Sampler::Stop() {
+    if (running_) {
+        auto stop = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
+        stop.pPmSamplingObject = object_;
+        running_ = false;
+        if (const CUptiResult r = api_.cuptiPmSamplingStop(&stop); r != CUPTI_SUCCESS) {
+            return api_.Failure("cuptiPmSamplingStop", r);
+        }
+    }
+    return Drain();
+}
+
+}  // namespace gpa::pm_sampling
