@@ -15,18 +15,11 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out/gl}
 build=${1:-build-gpu-gl}
 extra=/tmp/opengpa-gl
-mkdir -p "$OUT"
-summary=$OUT/summary.txt
-: > "$summary"
-record() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
-
-if ! ldconfig -p | grep -q libEGL.so.1; then
-  [ -n "$(ls .gl/*.deb 2>/dev/null)" ] || { record loader "no glvnd EGL loader and no .gl/*.deb to carry it (device README)"; exit 1; }
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-mkdir -p "$extra"
-for f in .gl/extra/lib*gl*-dev_*.deb; do [ -e "$f" ] && dpkg -x "$f" "$extra"; done
+source tools/device/carried_loaders.sh
+start_summary "$OUT"
+# glvnd's libOpenGL.so.0, which the GL tests link, stands for the whole set.
+unpack_loaders libOpenGL.so.0 || exit 1
+unpack_extra "$extra" 'lib*gl*-dev_*.deb'
 [ -f "$extra/usr/include/GL/glcorearb.h" ] || { record headers "no GL headers: carry .gl/extra/libgl-dev_*.deb and libegl-dev_*.deb"; exit 1; }
 vendor=""
 for candidate in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do

@@ -14,18 +14,10 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out/vulkan}
 build=${1:-build-gpu-vulkan}
 extra=/tmp/opengpa-vulkan
-mkdir -p "$OUT"
-summary=$OUT/summary.txt
-: > "$summary"
-record() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
-
-if ! ldconfig -p | grep -q libvulkan.so.1; then
-  [ -n "$(ls .gl/*.deb 2>/dev/null)" ] || { record loader "no Vulkan loader and no .gl/*.deb to carry it (device README)"; exit 1; }
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-mkdir -p "$extra"
-for f in .gl/extra/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$extra"; done
+source tools/device/carried_loaders.sh
+start_summary "$OUT"
+unpack_loaders libvulkan.so.1 || exit 1
+unpack_extra "$extra" '*.deb'
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 export LD_LIBRARY_PATH="$extra/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
