@@ -32,6 +32,7 @@
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/pm_sampling_file.h"
 #include "tools/gpaprof/files/session_header.h"
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/report/report_command.h"
@@ -207,7 +208,15 @@ int CheckFiles(const std::vector<std::string>& paths) {
         const std::string extension = path.substr(path.rfind('.') == std::string::npos ? path.size() : path.rfind('.'));
         std::string summary;
         std::string problems;
-        if (extension == ".csv") {
+        const std::string pmSampling = kPmSamplingSuffix;  // ends in .csv too: asked first
+        if (path.size() > pmSampling.size() &&
+            path.compare(path.size() - pmSampling.size(), pmSampling.size(), pmSampling) == 0) {
+            Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(path, {true});
+            summary = std::to_string(parsed.file.rows.size()) + " samples of " +
+                      std::to_string(parsed.file.metrics.size()) + " metrics on " +
+                      std::to_string(parsed.file.devices.size()) + " devices";
+            problems = parsed.Describe();
+        } else if (extension == ".csv") {
             Parsed<CsvFile> parsed = ReadCsvFile(path, {true});
             summary = std::to_string(parsed.file.rows.size()) + " dispatches";
             problems = parsed.Describe();
@@ -224,7 +233,7 @@ int CheckFiles(const std::vector<std::string>& paths) {
             summary = std::to_string(parsed.file.rows.size()) + " rows";
             problems = parsed.Describe();
         } else {
-            problems = "file: not a .csv, .atp or .occupancy file\n";
+            problems = "file: not a .csv, .atp, .occupancy or .pmsampling.csv file\n";
         }
         if (problems.empty()) {
             std::printf("%s: OK (%s)\n", path.c_str(), summary.c_str());
