@@ -39,6 +39,7 @@ td.code, span.code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consola
 .chart .lane-label { fill: var(--muted); }
 .chart rect.k0 { fill: #4c78c8; } .chart rect.k1 { fill: #e8833a; } .chart rect.k2 { fill: #3fa34d; }
 .chart rect.k3 { fill: #9aa3b2; } .chart rect.k4 { fill: #8e63c7; } .chart rect.k5 { fill: #d23b30; }
+.chart rect.k6 { fill: #2a9d8f; } .chart rect.k7 { fill: #b8bec8; } .chart rect.k8 { fill: #d23b30; }
 .legend span { display: inline-block; margin-right: 12px; font-size: 12px; color: var(--muted); }
 .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
 #timeline-tip { position: fixed; display: none; pointer-events: none; background: #1d2330; color: #fff;
@@ -124,20 +125,26 @@ const char* const kReportScript = R"JS(
     var width = widthOf(container), labelWidth = 230, rowHeight = 16, axisHeight = 22;
     var lanes = chart.lanes || [], items = chart.items || [], names = chart.names || [];
     var span = Math.max(1, chart.span || 1);
-    var height = axisHeight + lanes.length * rowHeight + 6;
+    // Lanes may be taller (PM sample lanes: "height"); tops[i] is lane i's top.
+    var tops = [], next = axisHeight;
+    lanes.forEach(function (lane) { tops.push(next); next += lane.height || rowHeight; });
+    var height = next + 6;
     var svg = svgNode('svg', {width: width, height: height, 'class': 'gpaprof-chart timeline-chart'}, container);
     var plot = width - labelWidth - 10;
     lanes.forEach(function (lane, i) {
-      var label = text(svg, 4, axisHeight + i * rowHeight + 12, shorten(lane.name, 34), {'class': 'lane-label'});
+      var bottom = tops[i] + (lane.height || rowHeight);
+      var label = text(svg, 4, bottom - (lane.height || rowHeight) / 2 + 4, shorten(lane.name, 34), {'class': 'lane-label'});
       svgNode('title', {}, label).textContent = lane.name;
-      svgNode('line', {x1: labelWidth, x2: width - 10, y1: axisHeight + (i + 1) * rowHeight,
-                       y2: axisHeight + (i + 1) * rowHeight, stroke: '#eef1f5'}, svg);
+      svgNode('line', {x1: labelWidth, x2: width - 10, y1: bottom, y2: bottom, stroke: '#eef1f5'}, svg);
     });
     var axis = svgNode('g', {'class': 'axis'}, svg);
     var body = svgNode('g', {}, svg);
+    // Items [lane, start, duration, name, kind]; PM sample bars [lane, start, duration, samples, kind >= 6, value],
+    // as high as value against the lane's top.
     var rects = items.map(function (item, i) {
-      return svgNode('rect', {y: axisHeight + item[0] * rowHeight + 2, height: rowHeight - 4,
-                              'class': 'k' + item[4], 'data-i': i}, body);
+      var lane = lanes[item[0]], inner = (lane.height || rowHeight) - 4, h = inner;
+      if (item[4] >= 6) h = Math.max(1, inner * Math.min(1, lane.top > 0 ? item[5] / lane.top : 0));
+      return svgNode('rect', {y: tops[item[0]] + 2 + inner - h, height: h, 'class': 'k' + item[4], 'data-i': i}, body);
     });
     var view = [0, span];
     function layout() {
@@ -166,8 +173,17 @@ const char* const kReportScript = R"JS(
       var index = event.target.getAttribute && event.target.getAttribute('data-i');
       if (index === null || index === undefined || !tip) { if (tip) tip.style.display = 'none'; return; }
       var item = items[+index];
-      tip.textContent = names[item[3]] + ' \u2014 ' + formatNs(item[2]) + ' at +' + formatNs(item[1]) +
-                        ' \u2014 ' + lanes[item[0]].name;
+      if (item[4] >= 6) {
+        var lane = lanes[item[0]];
+        tip.textContent = lane.name + ': ' + formatValue(item[5], lane.unit) +
+                          (item[3] > 1 ? ' (mean of ' + item[3] + ' samples)' : '') +
+                          (item[4] === 7 ? ' \u2014 gpaprof replay: not the application\'s work' : '') +
+                          (item[4] === 8 ? ' \u2014 samples before it were lost' : '') +
+                          ' \u2014 ' + formatNs(item[2]) + ' at +' + formatNs(item[1]);
+      } else {
+        tip.textContent = names[item[3]] + ' \u2014 ' + formatNs(item[2]) + ' at +' + formatNs(item[1]) +
+                          ' \u2014 ' + lanes[item[0]].name;
+      }
       tip.style.left = (event.clientX + 12) + 'px';
       tip.style.top = (event.clientY + 12) + 'px';
       tip.style.display = 'block';

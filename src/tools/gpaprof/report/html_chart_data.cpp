@@ -5,6 +5,7 @@
 
 #include "tools/gpaprof/report/call_outcome.h"
 #include "tools/gpaprof/report/lane_packing.h"
+#include "tools/gpaprof/report/pm_sampling_chart.h"
 
 namespace gpaprof::report::html_charts {
 namespace {
@@ -45,7 +46,20 @@ void TimelineData(JsonWriter* json, const Report& report, const HtmlOptions& opt
         nameIndex[name] = names.size() - 1;
         return names.size() - 1;
     };
-    auto relative = [&](uint64_t time) { return time >= timeline.begin ? time - timeline.begin : 0; };
+    // The axis: the trace's first to last event, widened to the PM samples where there are some.
+    const PmSamplingFile* samples =
+        report.inputs && report.inputs->pmSampling && !report.inputs->pmSampling->rows.empty() ? &*report.inputs->pmSampling
+                                                                                              : nullptr;
+    const bool traceEmpty = timeline.calls.empty() && timeline.activities.empty() && timeline.markers.empty();
+    uint64_t begin = timeline.begin, end = timeline.end;
+    if (samples) {
+        for (size_t i = 0; i < samples->rows.size(); ++i) {
+            const PmSample& row = samples->rows[i];
+            begin = (traceEmpty && i == 0) ? row.startNs : std::min(begin, row.startNs);
+            end = (traceEmpty && i == 0) ? row.endNs : std::max(end, row.endNs);
+        }
+    }
+    auto relative = [&](uint64_t time) { return time >= begin ? time - begin : 0; };
     // Adds one group of intervals on as many lanes as it needs (none overlap on a lane).
     auto addLanes = [&](const std::string& label, const std::vector<Interval>& intervals,
                         const std::vector<std::pair<std::string, int>>& what) {
@@ -114,9 +128,16 @@ void TimelineData(JsonWriter* json, const Report& report, const HtmlOptions& opt
                 " items; the Perfetto export (--perfetto) has them all.";
     }
     json->Key("timeline").BeginObject().Key("kind").String("timeline");
-    json->Key("span").Unsigned(timeline.end - timeline.begin);
+    const html_charts::PmChart pm = samples ? BuildPmSamplingChart(*samples, begin, end, options.maxSampleBarsPerLane)
+                                            : html_charts::PmChart{};
+    json->Key("span").Unsigned(end - begin);
     json->Key("lanes").BeginArray();
     for (const std::string& lane : lanes) json->BeginObject().Key("name").String(lane).EndObject();
+    // Sample lanes: taller, with the value a full bar stands for.
+    for (const PmChartLane& lane : pm.lanes) {
+        json->BeginObject().Key("name").String(lane.name).Key("top").Number(lane.top, 6);
+        json->Key("unit").String(lane.percent ? "percent" : "").Key("height").Unsigned(32).EndObject();
+    }
     json->EndArray();
     json->Key("names").BeginArray();
     for (const std::string& name : names) json->String(name);
@@ -125,6 +146,11 @@ void TimelineData(JsonWriter* json, const Report& report, const HtmlOptions& opt
     for (const TimelineItem& item : items) {
         json->BeginArray().Unsigned(item.lane).Unsigned(item.start).Unsigned(item.duration).Unsigned(item.name);
         json->Unsigned(static_cast<uint64_t>(item.kind)).EndArray();
+    }
+    // Sample bars: [lane, start, duration, samples, kind, value].
+    for (const PmChartBar& bar : pm.bars) {
+        json->BeginArray().Unsigned(lanes.size() + bar.lane).Unsigned(bar.start).Unsigned(bar.duration);
+        json->Unsigned(bar.samples).Unsigned(static_cast<uint64_t>(bar.kind)).Number(bar.value, 6).EndArray();
     }
     json->EndArray();
     json->Key("total").Unsigned(total).EndObject();

@@ -105,6 +105,7 @@ void SessionSection(Page* page, const Report& report) {
     if (inputs.atpPath) rows.emplace_back("Trace file", *inputs.atpPath);
     if (inputs.csvPath) rows.emplace_back("Counter file", *inputs.csvPath);
     if (inputs.occupancyPath) rows.emplace_back("Occupancy file", *inputs.occupancyPath);
+    if (inputs.pmSamplingPath) rows.emplace_back("PM sampling file", *inputs.pmSamplingPath);
     KeyValueTable(page, "session-table", rows);
     if (!session.devices.empty()) {
         std::vector<std::vector<Cell>> devices;
@@ -170,18 +171,30 @@ void OverviewSection(Page* page, const Report& report) {
     page->Line("</div></section>");
 }
 
-void TimelineSection(Page* page, const std::string& note) {
+void TimelineSection(Page* page, const std::string& note, bool samples) {
     page->Line("<section id=\"timeline\">");
     page->Heading(2, "Timeline");
     page->Help("Host threads (API calls, perf markers) and device queues (kernels, transfers, other commands), from "
                "the first to the last event. Wheel: zoom; drag: pan; double-click: whole trace. Hover for details.");
+    if (samples) {
+        page->Help("Under them, one lane per device and metric of the PM samples (.pmsampling.csv), on the same time "
+                   "axis: each bar as high as the sample's value against the lane's top (100 % for percent metrics, "
+                   "the largest value otherwise). No bar: NA. Grey: gpaprof replaying kernels (-p), not the "
+                   "application's work. Red: samples before it were lost. Where a lane has more samples than the "
+                   "page draws, neighbours are drawn as their mean (the tooltip says of how many).");
+    }
     if (!note.empty()) page->Line("<p class=\"note\">" + HtmlEscape(note) + "</p>");
     page->Line("<div class=\"legend\"><span><i style=\"background:#4c78c8\"></i>API call</span>"
                "<span><i style=\"background:#d23b30\"></i>failed API call</span>"
                "<span><i style=\"background:#8e63c7\"></i>perf marker</span>"
                "<span><i style=\"background:#e8833a\"></i>kernel</span>"
                "<span><i style=\"background:#3fa34d\"></i>data transfer</span>"
-               "<span><i style=\"background:#9aa3b2\"></i>other command</span></div>");
+               "<span><i style=\"background:#9aa3b2\"></i>other command</span>" +
+               std::string(samples ? "<span><i style=\"background:#2a9d8f\"></i>PM sample</span>"
+                                     "<span><i style=\"background:#b8bec8\"></i>PM sample in a gpaprof replay</span>"
+                                     "<span><i style=\"background:#d23b30\"></i>PM sample after lost ones</span>"
+                                   : "") +
+               "</div>");
     page->Line("<div class=\"chart\" id=\"timeline-chart\" data-chart=\"timeline\">"
                "<p class=\"note\">The timeline is drawn by the page's script.</p></div>");
     page->Line("<div id=\"timeline-tip\"></div>");
@@ -356,6 +369,38 @@ void TransferSection(Page* page, const Report& report) {
     page->Line("</section>");
 }
 
+void PmSamplingSection(Page* page, const Report& report) {
+    if (!report.inputs->pmSampling) return;
+    const PmSamplingFile& file = *report.inputs->pmSampling;
+    page->Line("<section id=\"pm-sampling\">");
+    page->Heading(2, "PM sampling");
+    page->Help("NVIDIA metrics sampled every " + FormatDuration(static_cast<double>(file.intervalNs)) +
+               " per device (device-wide: other processes' work is in them too). Mean weighted by sample length; "
+               "samples flagged replay (gpaprof -p replaying kernels) are left out of the numbers; NA is not 0.");
+    for (const PmSamplingLeftOut& left : file.leftOut) {
+        page->Line("<p class=\"note\">Not sampled: " + HtmlEscape(left.metric + ": " + left.reason) + "</p>");
+    }
+    std::vector<std::vector<Cell>> rows;
+    for (const PmDeviceSummary& device : report.pmSampling) {
+        for (const PmMetricSummary& metric : device.metrics) {
+            auto value = [&](const std::optional<double>& v) {
+                return v ? Cell{HtmlEscape(FormatMetricValue(*v, metric.percent)), *v, false} : Text("NA");
+            };
+            Cell above = Text("-");
+            if (metric.above50Ns && metric.sampledNs) {
+                above = Percent(100.0 * static_cast<double>(*metric.above50Ns) / static_cast<double>(metric.sampledNs));
+            }
+            rows.push_back({Text(std::to_string(device.device.index) + ": " + device.device.name), Code(metric.metric),
+                            Count(metric.samples), Count(metric.missing), value(metric.mean), value(metric.max), above,
+                            Count(device.replaySamples), Count(device.droppedBefore)});
+        }
+    }
+    page->Table("pm-sampling-table", {"Device", "Metric", "Samples", "NA", "Mean", "Max", "Time above 50 %",
+                                      "Replay samples", "After lost samples"},
+                rows);
+    page->Line("</section>");
+}
+
 void CounterSection(Page* page, const Report& report, const HtmlOptions& options) {
     if (!report.inputs->csv || report.inputs->csv->rows.empty()) return;
     const CsvFile& csv = *report.inputs->csv;
@@ -453,11 +498,12 @@ void ChecksSection(Page* page, const Report& report) {
 
 std::string WriteHtmlReport(const Report& report, const HtmlOptions& options) {
     const bool trace = report.inputs->atp.has_value();
+    const bool samples = report.inputs->pmSampling && !report.inputs->pmSampling->rows.empty();
     // Chart data first: the timeline note goes into the page.
     JsonWriter json(/*scriptSafe=*/true);
     std::string timelineNote;
     json.BeginObject().Key("charts").BeginObject();
-    if (trace) TimelineData(&json, report, options, &timelineNote);
+    if (trace || samples) TimelineData(&json, report, options, &timelineNote);
     for (const ApiSummary& api : report.apis) {
         std::vector<std::pair<std::string, double>> bars;
         for (size_t i = 0; i < api.functions.size() && i < 10; ++i) {
@@ -488,10 +534,9 @@ std::string WriteHtmlReport(const Report& report, const HtmlOptions& options) {
               "are complete without it.</div>");
     page.Raw("<nav>");
     std::vector<std::pair<std::string, std::string>> links = {{"session", "Session"}, {"overview", "Overview"}};
-    if (trace) {
-        links.insert(links.end(), {{"timeline", "Timeline"}, {"api-summary", "API summary"},
-                                   {"context-summary", "Contexts"}});
-    }
+    if (trace || samples) links.emplace_back("timeline", "Timeline");
+    if (trace) links.insert(links.end(), {{"api-summary", "API summary"}, {"context-summary", "Contexts"}});
+    if (report.inputs->pmSampling) links.emplace_back("pm-sampling", "PM sampling");
     links.insert(links.end(), {{"top-kernels", "Top kernels"}, {"kernel-summary", "Kernels"}});
     if (trace) links.insert(links.end(), {{"transfers", "Data transfers"}, {"best-practices", "Best practices"}});
     for (const auto& [id, label] : links) page.Raw("<a href=\"#" + id + "\">" + HtmlEscape(label) + "</a>");
@@ -500,8 +545,9 @@ std::string WriteHtmlReport(const Report& report, const HtmlOptions& options) {
     SessionSection(&page, report);
     ProblemsSection(&page, report);
     OverviewSection(&page, report);
+    if (trace || samples) TimelineSection(&page, timelineNote, samples);
+    PmSamplingSection(&page, report);
     if (trace) {
-        TimelineSection(&page, timelineNote);
         ApiSection(&page, report);
         ContextSection(&page, report);
         MarkerSection(&page, report);

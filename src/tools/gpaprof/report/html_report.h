@@ -14,6 +14,7 @@ namespace gpaprof::report {
 struct HtmlOptions {
     size_t maxTimelineItems = 20000;  // the longest items are kept; the Perfetto export has them all
     size_t maxTableRows = 2000;       // kernel list, counter and occupancy tables
+    size_t maxSampleBarsPerLane = 2000;  // PM samples: more are drawn as means of neighbours (pm_sampling_chart.h)
 };
 
 std::string WriteHtmlReport(const Report& report, const HtmlOptions& options = {});

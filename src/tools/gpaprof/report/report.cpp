@@ -8,6 +8,7 @@ Report BuildReport(const ReportInputs& inputs) {
     if (inputs.atp) report.session = inputs.atp->session;
     else if (inputs.csv) report.session = inputs.csv->session;
     else if (inputs.occupancy) report.session = inputs.occupancy->session;
+    else if (inputs.pmSampling) report.session = inputs.pmSampling->session;
     report.title = report.session.displayName;
     if (report.title.empty()) {
         const std::string& application = report.session.application;
@@ -33,6 +34,7 @@ Report BuildReport(const ReportInputs& inputs) {
     if (report.kernels.source == KernelSummary::Source::CounterFile) {
         report.notes.push_back("kernel times come from the .csv Time column (the trace has no kernel times)");
     }
+    if (inputs.pmSampling) report.pmSampling = SummarizePmSampling(*inputs.pmSampling);
     return report;
 }
 

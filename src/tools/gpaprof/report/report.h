@@ -10,6 +10,7 @@
 #include "tools/gpaprof/report/best_practices.h"
 #include "tools/gpaprof/report/context_summary.h"
 #include "tools/gpaprof/report/kernel_summary.h"
+#include "tools/gpaprof/report/pm_sampling_summary.h"
 #include "tools/gpaprof/report/report_inputs.h"
 #include "tools/gpaprof/report/timeline.h"
 #include "tools/gpaprof/report/transfer_summary.h"
@@ -18,7 +19,7 @@ namespace gpaprof::report {
 
 struct Report {
     const ReportInputs* inputs = nullptr;  // the report points into it: keep it alive
-    SessionInfo session;                   // from the .atp, else the .csv, else the .occupancy
+    SessionInfo session;                   // from the .atp, else the .csv, the .occupancy, the .pmsampling.csv
     std::string title;                     // session name, else the application's file name
     Timeline timeline;                     // empty without a .atp
     std::vector<ApiSummary> apis;
@@ -26,6 +27,7 @@ struct Report {
     KernelSummary kernels;
     TransferSummary transfers;
     std::vector<CheckResult> checks;       // empty without a .atp
+    std::vector<PmDeviceSummary> pmSampling;  // per sampled device; empty without a .pmsampling.csv
     std::vector<std::string> notes;        // what the report could not show, and why
 };
 

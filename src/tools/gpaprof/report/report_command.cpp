@@ -106,8 +106,8 @@ int RunReportCommand(const ReportOptions& options, std::FILE* out, std::FILE* er
     };
     if (options.htmlPath) write(*options.htmlPath, WriteHtmlReport(report), "HTML report");
     if (options.perfettoPath) {
-        if (!inputs.atp) {
-            std::fprintf(errors, "gpaprof-report: --perfetto needs a trace (.atp)\n");
+        if (!inputs.atp && !inputs.pmSampling) {
+            std::fprintf(errors, "gpaprof-report: --perfetto needs a trace (.atp) or PM samples (.pmsampling.csv)\n");
             status = kExitFailure;
         } else {
             write(*options.perfettoPath, WriteTraceEvents(report), "Perfetto trace");

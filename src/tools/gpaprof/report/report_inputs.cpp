@@ -4,6 +4,7 @@
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/pm_sampling_file.h"
 #include "tools/gpaprof/files/text_fields.h"
 
 namespace gpaprof::report {
@@ -18,6 +19,7 @@ const char* KindName(InputKind kind) {
         case InputKind::Atp: return ".atp";
         case InputKind::Csv: return ".csv";
         case InputKind::Occupancy: return ".occupancy";
+        case InputKind::PmSampling: return kPmSamplingSuffix;
     }
     return "";
 }
@@ -31,11 +33,12 @@ void Keep(const std::string& path, Parsed<File> parsed, std::optional<File>* slo
 void AddFile(const std::string& path, const std::string& text, ReportInputs* inputs) {
     std::optional<InputKind> kind = DetectInputKind(path, text);
     if (!kind) {
-        inputs->failures.push_back({path, 0, "not a profiler file: expected a .atp, .csv or .occupancy file"});
+        inputs->failures.push_back({path, 0, "not a profiler file: expected a .atp, .csv, .occupancy or .pmsampling.csv file"});
         return;
     }
     const bool taken = (*kind == InputKind::Atp && inputs->atpPath) || (*kind == InputKind::Csv && inputs->csvPath) ||
-                       (*kind == InputKind::Occupancy && inputs->occupancyPath);
+                       (*kind == InputKind::Occupancy && inputs->occupancyPath) ||
+                       (*kind == InputKind::PmSampling && inputs->pmSamplingPath);
     if (taken) {
         inputs->failures.push_back({path, 0, std::string("a second ") + KindName(*kind) +
                                                  " file; a report is made from one session's files"});
@@ -54,6 +57,10 @@ void AddFile(const std::string& path, const std::string& text, ReportInputs* inp
             inputs->occupancyPath = path;
             Keep(path, ParseOccupancy(text), &inputs->occupancy, &inputs->problems);
             break;
+        case InputKind::PmSampling:
+            inputs->pmSamplingPath = path;
+            Keep(path, ParsePmSampling(text), &inputs->pmSampling, &inputs->problems);
+            break;
     }
 }
 
@@ -61,6 +68,7 @@ void AddFile(const std::string& path, const std::string& text, ReportInputs* inp
 
 std::optional<InputKind> DetectInputKind(const std::string& path, const std::string& text) {
     if (EndsWith(path, ".atp")) return InputKind::Atp;
+    if (EndsWith(path, kPmSamplingSuffix)) return InputKind::PmSampling;  // before .csv, which it ends with
     if (EndsWith(path, ".csv")) return InputKind::Csv;
     if (EndsWith(path, ".occupancy")) return InputKind::Occupancy;
     std::string_view first = text;
@@ -68,6 +76,7 @@ std::optional<InputKind> DetectInputKind(const std::string& path, const std::str
     if (StartsWith(first, "TraceFileVersion=")) return InputKind::Atp;
     if (StartsWith(first, "#ProfileFileVersion=")) return InputKind::Csv;
     if (StartsWith(first, "# ProfilerVersion=")) return InputKind::Occupancy;
+    if (StartsWith(first, "# PmSamplingFileVersion=")) return InputKind::PmSampling;
     return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
-// The files a report is made from: one .atp (trace), one .csv (counters) and one .occupancy, any of them
-// optional but at least one. Each is read with the gpaprof readers; every problem they report is kept with
+// The files a report is made from: one .atp (trace), one .csv (counters), one .occupancy and one .pmsampling.csv
+// (metrics sampled over time), any of them optional but at least one. Each is read with the gpaprof readers; every problem they report is kept with
 // its file and line, and the report is made from what could be read.
 #pragma once
 
@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "tools/gpaprof/files/pm_sampling_file.h"
 #include "tools/gpaprof/files/profile_model.h"
 
 namespace gpaprof::report {
 
-enum class InputKind { Atp, Csv, Occupancy };
+enum class InputKind { Atp, Csv, Occupancy, PmSampling };
 
 struct InputProblem {
     std::string path;
@@ -21,17 +22,18 @@ struct InputProblem {
 };
 
 struct ReportInputs {
-    std::optional<std::string> atpPath, csvPath, occupancyPath;
+    std::optional<std::string> atpPath, csvPath, occupancyPath, pmSamplingPath;
     std::optional<AtpFile> atp;
     std::optional<CsvFile> csv;
     std::optional<OccupancyFile> occupancy;
+    std::optional<PmSamplingFile> pmSampling;
     std::vector<InputProblem> problems;  // problems in files that were read (the report still shows them)
     std::vector<InputProblem> failures;  // files that could not be used at all (unreadable, unknown kind, twice)
 
-    bool any() const { return atp || csv || occupancy; }
+    bool any() const { return atp || csv || occupancy || pmSampling; }
 };
 
-// The kind from the file name (.atp, .csv, .occupancy), else from the first line of `text`.
+// The kind from the file name (.atp, .pmsampling.csv, .csv, .occupancy), else from the first line of `text`.
 std::optional<InputKind> DetectInputKind(const std::string& path, const std::string& text);
 
 ReportInputs LoadReportInputs(const std::vector<std::string>& paths);

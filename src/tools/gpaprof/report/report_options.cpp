@@ -102,6 +102,7 @@ std::string FormatDecimalPercent(double value) {
 std::string ReportUsage() {
     return "Usage: gpaprof-report [--html OUT.html] [--perfetto OUT.json] [--text] SESSION.atp [SESSION.csv] "
            "[SESSION.occupancy]\n"
+           "                      [SESSION.pmsampling.csv]\n"
            "       gpaprof-report [--perfetto OUT.json] [--text] [--straggler-share P] [--align auto|none|start]\n"
            "                      [--top N] RANK.atp RANK.atp... | FOLDER...\n"
            "\n"
@@ -114,6 +115,9 @@ std::string ReportUsage() {
            "  SESSION.atp         the application trace (gpaprof -t): timeline, API, transfers, checks\n"
            "  SESSION.csv         the performance counters (gpaprof -p): counter table, kernel times without a trace\n"
            "  SESSION.occupancy   the occupancy file (gpaprof -O): occupancy columns, preferred work-group multiples\n"
+           "  SESSION.pmsampling.csv  NVIDIA metrics sampled over time (--pm-sampling, docs/profiler_files.md):\n"
+           "                      counter tracks in --perfetto, a chart under the timeline in --html, a summary\n"
+           "                      per device and metric in --text\n"
            "\n"
            "Several processes (ranks): more than one .atp, or a folder (its .atp files), e.g.\n"
            "gpaprof-report out/run_*.atp, after gpaprof -t -o out/run_%q{RANK} -- torchrun ...: a table with one row\n"

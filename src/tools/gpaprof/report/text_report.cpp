@@ -63,6 +63,8 @@ std::string WriteTextSummary(const Report& report) {
         text += FormatColumns(rows);
     }
 
+    if (report.inputs && report.inputs->pmSampling) text += WritePmSamplingText(*report.inputs->pmSampling, report.pmSampling);
+
     if (report.inputs && report.inputs->atp) {
         text += "\nTop data transfers by time (" + std::to_string(report.transfers.transfers) + " transfers, " +
                 FormatBytes(report.transfers.bytes) + ")\n";

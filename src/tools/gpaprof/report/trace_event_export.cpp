@@ -8,6 +8,7 @@
 #include "tools/gpaprof/report/format_units.h"
 #include "tools/gpaprof/report/json_writer.h"
 #include "tools/gpaprof/report/lane_packing.h"
+#include "tools/gpaprof/report/pm_sampling_tracks.h"
 
 namespace gpaprof::report {
 namespace {
@@ -73,6 +74,13 @@ void TraceEventWriter::Flow(bool start, uint64_t id, uint64_t pid, uint64_t tid,
     json_.EndObject();
 }
 
+void TraceEventWriter::Counter(const std::string& name, const std::string& category, uint64_t pid, uint64_t time,
+                               double value) {
+    json_.BeginObject().Key("ph").String("C").Key("name").String(name).Key("cat").String(category);
+    json_.Key("pid").Unsigned(pid).Key("ts").MicrosecondsFromNs(Relative(time));
+    json_.Key("args").BeginObject().Key("value").Number(value, 6).EndObject().EndObject();
+}
+
 std::string TraceEventWriter::Finish(const std::function<void(JsonWriter&)>& otherData) {
     json_.EndArray();
     json_.Key("displayTimeUnit").String("ns");
@@ -87,10 +95,31 @@ std::string TraceEventWriter::Finish(const std::function<void(JsonWriter&)>& oth
     return text;
 }
 
+std::vector<std::pair<std::string, std::string>> TimelineDeviceProcesses(const Timeline& timeline) {
+    std::vector<std::pair<std::string, std::string>> devices;  // (api, device)
+    for (const DeviceActivity& activity : timeline.activities) {
+        if (!activity.completed) continue;
+        std::pair<std::string, std::string> key{activity.api, activity.device};
+        if (std::find(devices.begin(), devices.end(), key) == devices.end()) devices.push_back(key);
+    }
+    return devices;
+}
+
 std::string WriteTraceEvents(const Report& report) {
-    TraceEventWriter out(report.timeline.begin);
+    const PmSamplingFile* samples = report.inputs && report.inputs->pmSampling ? &*report.inputs->pmSampling : nullptr;
+    // Times start at the earliest of the trace and the samples.
+    const Timeline& timeline = report.timeline;
+    const bool traceEmpty = timeline.calls.empty() && timeline.activities.empty() && timeline.markers.empty();
+    uint64_t base = report.timeline.begin;
+    if (samples && !samples->rows.empty()) {
+        uint64_t first = samples->rows.front().startNs;
+        for (const PmSample& row : samples->rows) first = std::min(first, row.startNs);
+        base = traceEmpty ? first : std::min(base, first);
+    }
+    TraceEventWriter out(base);
     uint64_t flowId = 1;
     AppendTimelineEvents(report.timeline, report.title, TimelineTracks{}, &out, &flowId);
+    if (samples) AppendPmSamplingTracks(*samples, TimelineDeviceProcesses(report.timeline), &out);
     return out.Finish([&](JsonWriter& json) {
         json.Key("session").String(report.title);
         json.Key("application").String(report.session.application);
@@ -174,12 +203,7 @@ void AppendTimelineEvents(const Timeline& timeline, const std::string& title, co
     }
 
     // ---- devices: one process per (API, device), one track per queue (plus overlap tracks)
-    std::vector<std::pair<std::string, std::string>> devices;  // (api, device)
-    for (const DeviceActivity& activity : timeline.activities) {
-        if (!activity.completed) continue;
-        std::pair<std::string, std::string> key{activity.api, activity.device};
-        if (std::find(devices.begin(), devices.end(), key) == devices.end()) devices.push_back(key);
-    }
+    const std::vector<std::pair<std::string, std::string>> devices = TimelineDeviceProcesses(timeline);  // (api, device)
     uint64_t& flowId = *nextFlowId;
     uint64_t rankQueueTracks = 0;
     for (size_t d = 0; d < devices.size(); ++d) {

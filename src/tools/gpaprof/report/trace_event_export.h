@@ -3,7 +3,9 @@
 //  - process "host": one track per host thread (tid = the OS thread id) with each API call as a complete
 //    event ("ph":"X") and the perf markers as slices around the calls they enclose;
 //  - one process per device, one track per queue or stream, with kernels, transfers and other commands;
-//  - a flow arrow from each enqueue call to the device work it started.
+//  - a flow arrow from each enqueue call to the device work it started;
+//  - with a .pmsampling.csv, counter tracks ("ph":"C") per device and metric in the device's process, and a
+//    track of the samples' flags (pm_sampling_tracks.h).
 // Times are microseconds since the earliest time in the trace (otherData.timeBaseNs says which CPU-clock
 // nanosecond that is), written with three decimals so that nothing is lost. Intervals that would overlap
 // on a track without nesting (out-of-order queues) go to an extra track named "... (overlap N)".
@@ -13,6 +15,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/gpaprof/report/json_writer.h"
 #include "tools/gpaprof/report/report.h"
@@ -41,6 +45,8 @@ public:
     void ArgReal(const char* key, double value) { json_.Key(key).Number(value, 3); }
     void End() { json_.EndObject().EndObject(); }
     void Flow(bool start, uint64_t id, uint64_t pid, uint64_t tid, uint64_t time);
+    // A counter event: the counter `name` of process `pid` has `value` from `time` on.
+    void Counter(const std::string& name, const std::string& category, uint64_t pid, uint64_t time, double value);
 
     // The JSON written so far, for writing the file piece by piece (Finish then gives the rest).
     std::string TakePiece() { return json_.TakePiece(); }
@@ -66,6 +72,10 @@ struct TimelineTracks {
     std::string processName;
     uint64_t processSortIndex = 0;
 };
+
+// The devices that get a process of their own in one session's file, as (API part, device name), in process order:
+// the i-th is process 2 + i (process 1 is the host).
+std::vector<std::pair<std::string, std::string>> TimelineDeviceProcesses(const Timeline& timeline);
 
 // Writes a timeline's calls, markers, device work and flow arrows. `title` names the host process of a session.
 // `nextFlowId` numbers the flow arrows; it is advanced past the ones written, so that timelines sharing a file

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Checks a Chrome trace-event JSON file as Perfetto's importer reads it: strict JSON (no NaN), the
 traceEvents array, each event's fields and types, complete events ("X") that nest on every (pid, tid)
-track, flow starts and finishes in pairs, and optionally event names that must be there.
+track, flow starts and finishes in pairs, counter events ("C": a name and numeric args, times not going back
+per (pid, name)), and optionally event names that must be there.
 
-usage: check_trace_events.py FILE [--expect NAME]... [--min-slices N]
+usage: check_trace_events.py FILE [--expect NAME]... [--expect-counter NAME]... [--min-slices N] [--min-counters N]
 """
 import json
 import sys
@@ -21,14 +22,20 @@ def reject_constant(name):
 def main():
     args = sys.argv[1:]
     if not args:
-        fail("usage: check_trace_events.py FILE [--expect NAME]... [--min-slices N]")
+        fail("usage: check_trace_events.py FILE [--expect NAME]... [--expect-counter NAME]... [--min-slices N] "
+             "[--min-counters N]")
     path, expected, min_slices = args[0], [], 1
+    expected_counters, min_counters = [], 0
     i = 1
     while i < len(args):
         if args[i] == "--expect":
             expected.append(args[i + 1])
         elif args[i] == "--min-slices":
             min_slices = int(args[i + 1])
+        elif args[i] == "--expect-counter":
+            expected_counters.append(args[i + 1])
+        elif args[i] == "--min-counters":
+            min_counters = int(args[i + 1])
         else:
             fail("unknown argument " + args[i])
         i += 2
@@ -40,10 +47,10 @@ def main():
         fail("%s is not valid JSON: %s" % (path, error))
     if not isinstance(root, dict) or not isinstance(root.get("traceEvents"), list):
         fail("no traceEvents array")
-    tracks, flows, names = {}, {}, set()
+    tracks, flows, names, counters = {}, {}, set(), {}
     for index, event in enumerate(root["traceEvents"]):
         where = "event %d" % index
-        if not isinstance(event, dict) or event.get("ph") not in ("X", "M", "s", "f"):
+        if not isinstance(event, dict) or event.get("ph") not in ("X", "M", "s", "f", "C"):
             fail(where + ": unexpected phase %r" % (event.get("ph") if isinstance(event, dict) else event))
         if not isinstance(event.get("pid"), int):
             fail(where + ": pid is not an integer")
@@ -51,6 +58,19 @@ def main():
         if phase == "M":
             if event.get("name") not in ("process_name", "thread_name", "process_sort_index", "thread_sort_index"):
                 fail(where + ": unknown metadata " + str(event.get("name")))
+            continue
+        if phase == "C":
+            # Process-scoped counters: no tid; each arg a number (Perfetto makes a track per arg).
+            if not isinstance(event.get("name"), str) or not isinstance(event.get("ts"), (int, float)) or event["ts"] < 0:
+                fail(where + ": counter event without name or with a bad ts")
+            values = event.get("args")
+            if not isinstance(values, dict) or not values or \
+                    not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values.values()):
+                fail(where + ": counter args must be numbers")
+            times = counters.setdefault((event["pid"], event["name"]), [])
+            if times and event["ts"] < times[-1]:
+                fail(where + ": counter %r of pid %d goes back in time" % (event["name"], event["pid"]))
+            times.append(event["ts"])
             continue
         if not isinstance(event.get("tid"), int):
             fail(where + ": tid is not an integer")
@@ -83,7 +103,15 @@ def main():
     for name in expected:
         if name not in names:
             fail("no complete event named %r" % name)
-    print("check_trace_events: %s: %d slices on %d tracks, %d flows" % (path, slices, len(tracks), len(flows)))
+    counter_events = sum(len(v) for v in counters.values())
+    if counter_events < min_counters:
+        fail("only %d counter events, expected at least %d" % (counter_events, min_counters))
+    counter_names = {name for (_, name) in counters}
+    for name in expected_counters:
+        if name not in counter_names:
+            fail("no counter named %r" % name)
+    print("check_trace_events: %s: %d slices on %d tracks, %d flows, %d counter events on %d counter tracks"
+          % (path, slices, len(tracks), len(flows), counter_events, len(counters)))
 
 
 if __name__ == "__main__":

@@ -276,4 +276,26 @@ OccupancyFile OccupancyFixture() {
     return file;
 }
 
+PmSamplingFile PmSamplingFixture() {
+    PmSamplingFile file;
+    file.session = FixtureSession();
+    file.session.devices.clear();
+    file.intervalNs = 1000;
+    file.devices = {{0, "NVIDIA H100", "GH100"}, {1, "NVIDIA A100-SXM4-40GB", "GA100"}};
+    file.metrics = {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum"};
+    const std::optional<double> na;
+    file.rows = {
+        {0, 5000, 6000, false, false, {10.0, 1000.0}},
+        {1, 5500, 6500, false, false, {60.0, 0.0}},
+        {0, 6000, 7000, false, false, {80.0, 4000.0}},   // the kernel runs 6000..8500
+        {1, 6500, 7500, false, false, {na, na}},
+        {0, 7000, 8000, false, false, {90.0, na}},
+        {0, 8000, 9000, false, true, {100.0, 500.0}},    // gpaprof replaying
+        {0, 9000, 10000, false, true, {100.0, 500.0}},
+        {1, 9000, 10000, false, false, {20.0, 100.0}},   // 1500 ns not sampled before it
+        {0, 12000, 13000, true, false, {40.0, 2000.0}},  // samples lost before it
+    };
+    return file;
+}
+
 }  // namespace gpaprof::report::testing

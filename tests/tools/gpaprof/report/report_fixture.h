@@ -4,6 +4,7 @@
 // The comments in report_fixture.cpp give each call's times; the tests check against them.
 #pragma once
 
+#include "tools/gpaprof/files/pm_sampling_file.h"
 #include "tools/gpaprof/files/profile_model.h"
 
 namespace gpaprof::report::testing {
@@ -18,6 +19,9 @@ AtpFile OpenClFixture();
 AtpFile CudaFixture();
 CsvFile CsvFixture();
 OccupancyFile OccupancyFixture();
+// PM samples beside CudaFixture (pm_sampling_report_test.cpp gives each sample's numbers): device 0 is the trace's
+// NVIDIA_H100, device 1 an A100 the trace has no work on.
+PmSamplingFile PmSamplingFixture();
 
 // Builders for tests that make their own traces.
 ApiCall Call(const std::string& name, const std::string& returnValue, std::vector<std::string> args, uint64_t start,
