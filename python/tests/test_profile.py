@@ -205,3 +205,74 @@ def test_read_profile_without_pandas_says_what_to_use(monkeypatch: Any, profiled
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="parse_csv"):
         opengpa.read_profile(profiled)
+
+
+# <name>.pmsampling.csv as docs/profiler_files.md lays it out (the C++ writer's text in
+# tests/tools/gpaprof/pm_sampling_file_test.cpp): two devices, NA values, both flags, a metric left out.
+PM_SAMPLING = """# PmSamplingFileVersion=1
+# ProfilerVersion=0.1.0
+# Application=/opt/app/bin/solver
+# ApplicationArgs=--size 64 "two words"
+# WorkingDirectory=/home/user/run
+# OS Version=Debian GNU/Linux 12 (bookworm) Build 6.1.0
+# DisplayName=session1
+# ListSeparator=;
+# IntervalNs=100000
+# Device0=NVIDIA H100 80GB HBM3 (GH100)
+# Device1=NVIDIA H100 80GB HBM3 (GH100)
+# LeftOut=nvlrx__bytes.sum: the chip's PM-sampling catalog has no such metric
+Device;StartNs;EndNs;Flags;sm__cycles_active.avg.pct_of_peak_sustained_elapsed;dram__bytes_read.sum
+0;1000000;1100000;;12.5;1048576
+1;1000050;1100050;;NA;0
+0;1100000;1200000;replay;99.75;NA
+0;1500000;1600000;dropped-before;0.001;3500000000000
+1;1300050;1400050;dropped-before|replay;100;2048
+"""
+SM = "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
+DRAM = "dram__bytes_read.sum"
+
+
+def test_parse_pm_sampling() -> None:
+    table = profile_files.parse_pm_sampling(PM_SAMPLING)
+    assert table.interval_ns == 100000
+    assert table.devices == {0: ("NVIDIA H100 80GB HBM3", "GH100"), 1: ("NVIDIA H100 80GB HBM3", "GH100")}
+    assert table.left_out == {"nvlrx__bytes.sum": "the chip's PM-sampling catalog has no such metric"}
+    assert table.metrics == [SM, DRAM]
+    assert table.header["Application"] == "/opt/app/bin/solver"
+    first, second, replay, dropped, both = table.rows
+    assert first == {"device": 0, "start_ns": 1000000, "end_ns": 1100000, "flags": "", SM: 12.5, DRAM: 1048576.0}
+    assert second[SM] is None and second[DRAM] == 0.0  # NA is unknown; a measured 0 stays 0
+    assert replay["flags"] == "replay" and replay[DRAM] is None
+    assert dropped["flags"] == "dropped-before" and dropped[DRAM] == 3.5e12
+    assert both["flags"] == "dropped-before|replay" and both["device"] == 1
+
+
+def test_parse_pm_sampling_refuses_what_the_layout_does_not_allow() -> None:
+    with pytest.raises(ValueError, match="fields"):
+        profile_files.parse_pm_sampling(PM_SAMPLING + "0;1;2;;3\n")
+    with pytest.raises(ValueError, match="flags"):
+        profile_files.parse_pm_sampling(PM_SAMPLING + "0;1;2;overflow;3;4\n")
+    with pytest.raises(ValueError, match="column row"):
+        profile_files.parse_pm_sampling("# ListSeparator=,\nStart,End\n1,2\n")
+
+
+def test_read_profile_pm_samples(tmp_path: Path) -> None:
+    pandas = pytest.importorskip("pandas")
+    (tmp_path / "run.pmsampling.csv").write_text(PM_SAMPLING)
+    profile = opengpa.read_profile(tmp_path / "run")
+    samples = profile.pm_samples
+    assert list(samples.columns) == ["device", "start_ns", "end_ns", "flags", SM, DRAM]
+    assert samples["device"].tolist() == [0, 1, 0, 0, 1]
+    assert str(samples["start_ns"].dtype) == "uint64" and samples["end_ns"].tolist()[0] == 1100000
+    assert samples["flags"].tolist() == ["", "", "replay", "dropped-before", "dropped-before|replay"]
+    assert samples[SM].isna().tolist() == [False, True, False, False, False]
+    assert samples[DRAM].isna().tolist() == [False, False, True, False, False]
+    assert samples[DRAM][1] == 0.0 and samples[DRAM][3] == 3.5e12
+    assert pandas.api.types.is_float_dtype(samples[SM])
+    # Application samples only: leave out gpaprof's replay windows.
+    application = samples[~samples["flags"].str.contains("replay")]
+    assert application[SM].mean() == pytest.approx((12.5 + 0.001) / 2)
+    assert profile.pm_sampling is not None and profile.pm_sampling.interval_ns == 100000
+    assert profile.dispatches is None and profile.api_calls is None
+    # The file's own name works too, and does not read run.csv for it.
+    assert len(opengpa.read_profile(tmp_path / "run.pmsampling.csv").pm_samples) == 5

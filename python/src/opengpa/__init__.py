@@ -5,7 +5,7 @@
         ...
     with opengpa.Library("GL") as gpa, gpa.context() as context:    # the thread's current EGL/GLX context
         ...
-    profile = opengpa.read_profile("out/run")                       # gpaprof's .csv/.atp/.occupancy
+    profile = opengpa.read_profile("out/run")                       # gpaprof's .csv/.atp/.occupancy/.pmsampling.csv
     profiles = opengpa.read_profiles("out/run_*")                   # several ranks': a `rank` column each
 
 docs/python.md has the whole story.

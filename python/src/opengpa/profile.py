@@ -1,4 +1,4 @@
-"""Reading gpaprof's files into pandas DataFrames: <out>.csv, <out>.atp and <out>.occupancy.
+"""Reading gpaprof's files into pandas DataFrames: <out>.csv, <out>.atp, <out>.occupancy and <out>.pmsampling.csv.
 
     profile = opengpa.read_profile("out/run")    # the -o name of `gpaprof -o out/run ...`
     profile.dispatches     # .csv: one row per kernel dispatch, counters as columns
@@ -7,6 +7,7 @@
     profile.kernels        # .atp kernel timestamp sections (CUDA)
     profile.markers        # .atp perf markers
     profile.occupancy      # .occupancy: theoretical occupancy per dispatch
+    profile.pm_samples     # .pmsampling.csv: NVIDIA metrics sampled over time, one row per sample and device
 
 The layouts are docs/profiler_files.md. NA (a value that was not measured) reads as a missing value; work
 sizes read as tuples of ints ((1024, 1, 1); NULL when the runtime chose the work-group size, and both sizes
@@ -123,6 +124,72 @@ def parse_occupancy(text: str) -> Table:
         for text_column in ("Kernel Name", "Device Name", "Graphics IP Version"):
             if text_column in row and row[text_column] is not None:
                 row[text_column] = fields[table.columns.index(text_column)]
+        table.rows.append(row)
+    return table
+
+
+@dataclass
+class PmSamplingTable:
+    """<out>.pmsampling.csv: its header, devices, the metrics asked for but not sampled, and one dict per sample
+    (device, start_ns, end_ns, flags, then each metric: a float, None for NA)."""
+
+    header: dict[str, str] = field(default_factory=dict)
+    interval_ns: int | None = None
+    devices: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (name, chip)
+    left_out: dict[str, str] = field(default_factory=dict)  # metric -> why it was not sampled
+    metrics: list[str] = field(default_factory=list)
+    rows: list[dict[str, Cell]] = field(default_factory=list)
+
+
+PM_SAMPLING_COLUMNS = ["device", "start_ns", "end_ns", "flags"]
+_PM_FIXED_COLUMNS = ["Device", "StartNs", "EndNs", "Flags"]
+_PM_FLAGS = ("dropped-before", "replay")
+_DEVICE_KEY = re.compile(r"^Device(\d+)$")
+
+
+def parse_pm_sampling(text: str) -> PmSamplingTable:
+    """<out>.pmsampling.csv: `# Key=Value` header lines, the column row `Device,StartNs,EndNs,Flags,<metric>...`,
+    one row per sample (one separator, no spaces). Flags: "" or `dropped-before` and/or `replay` joined by `|`."""
+    table = PmSamplingTable()
+    body = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            key, _, value = line[1:].strip().partition("=")
+            device = _DEVICE_KEY.match(key)
+            if device:
+                name, _, chip = value.rpartition(" (")
+                if not name or not chip.endswith(")"):
+                    raise ValueError(f"a device line is '# Device<index>=<name> (<chip>)': {line!r}")
+                table.devices[int(device.group(1))] = (name, chip[:-1])
+            elif key == "LeftOut":
+                metric, _, reason = value.partition(": ")
+                table.left_out[metric] = reason
+            else:
+                table.header.setdefault(key, value)
+        else:
+            body.append(line)
+    if "IntervalNs" in table.header:
+        table.interval_ns = int(table.header["IntervalNs"])
+    if not body:
+        return table
+    separator = table.header.get("ListSeparator", ",") or ","
+    columns = body[0].split(separator)
+    if columns[:4] != _PM_FIXED_COLUMNS:
+        raise ValueError(f"the column row must start with {separator.join(_PM_FIXED_COLUMNS)}: {body[0]!r}")
+    table.metrics = columns[4:]
+    for line in body[1:]:
+        fields = line.split(separator)
+        if len(fields) != len(columns):
+            raise ValueError(f"a .pmsampling.csv row has {len(fields)} fields, the column row {len(columns)}: {line!r}")
+        flags = fields[3]
+        if flags and not all(flag in _PM_FLAGS for flag in flags.split("|")):
+            raise ValueError(f"unknown flags {flags!r}: {line!r}")
+        row: dict[str, Cell] = {"device": int(fields[0]), "start_ns": int(fields[1]), "end_ns": int(fields[2]),
+                                "flags": flags}
+        for metric, value in zip(table.metrics, fields[4:]):
+            row[metric] = None if value == "NA" else float(value)
         table.rows.append(row)
     return table
 
@@ -264,24 +331,30 @@ class Profile:
     trace_header: dict[str, str] = field(default_factory=dict)
     occupancy: Any = None  # pandas.DataFrame of <name>.occupancy
     occupancy_header: dict[str, str] = field(default_factory=dict)
+    pm_samples: Any = None  # pandas.DataFrame of <name>.pmsampling.csv: device, start_ns, end_ns, flags, metrics
+    pm_sampling: PmSamplingTable | None = None  # its header, interval, devices and the metrics left out
 
 
 def read_profile(name: str | os.PathLike[str]) -> Profile:
-    """Reads <name>.csv, <name>.atp and <name>.occupancy (those that exist) into DataFrames (needs pandas).
+    """Reads <name>.csv, <name>.atp, <name>.occupancy and <name>.pmsampling.csv (those that exist) into DataFrames
+    (needs pandas).
 
-    `name` is gpaprof's -o value; a path ending in one of the three suffixes is taken without it."""
+    `name` is gpaprof's -o value; a path ending in one of the four suffixes is taken without it."""
     try:
         import pandas
     except ImportError as error:
-        raise ImportError("read_profile() needs pandas (pip install pandas); parse_csv(), parse_atp() and "
-                          "parse_occupancy() read the files without it") from error
+        raise ImportError("read_profile() needs pandas (pip install pandas); parse_csv(), parse_atp(), "
+                          "parse_occupancy() and parse_pm_sampling() read the files without it") from error
     stem = os.fspath(name)
-    for suffix in (".csv", ".atp", ".occupancy"):
+    suffixes = (".pmsampling.csv", ".csv", ".atp", ".occupancy")  # .pmsampling.csv first: it ends in .csv
+    for suffix in suffixes:
         if stem.endswith(suffix):
             stem = stem[: -len(suffix)]
-    paths = {suffix: Path(stem + suffix) for suffix in (".csv", ".atp", ".occupancy")}
+            break
+    paths = {suffix: Path(stem + suffix) for suffix in suffixes}
     if not any(path.exists() for path in paths.values()):
-        raise FileNotFoundError(f"no gpaprof files named {stem}.csv, {stem}.atp or {stem}.occupancy")
+        raise FileNotFoundError(f"no gpaprof files named {stem}.csv, {stem}.atp, {stem}.occupancy or "
+                                f"{stem}.pmsampling.csv")
     profile = Profile(name=stem)
     if paths[".csv"].exists():
         csv = parse_csv(paths[".csv"].read_text(errors="replace"))
@@ -303,4 +376,15 @@ def read_profile(name: str | os.PathLike[str]) -> Profile:
         occupancy = parse_occupancy(paths[".occupancy"].read_text(errors="replace"))
         profile.occupancy = pandas.DataFrame(occupancy.rows, columns=occupancy.columns)
         profile.occupancy_header = occupancy.header
+    if paths[".pmsampling.csv"].exists():
+        samples = parse_pm_sampling(paths[".pmsampling.csv"].read_text(errors="replace"))
+        frame = pandas.DataFrame(samples.rows, columns=PM_SAMPLING_COLUMNS + samples.metrics)
+        # Times exact as 64-bit integers; metrics as floats with NaN for NA (never 0).
+        for column in ("start_ns", "end_ns"):
+            frame[column] = frame[column].astype("uint64")
+        frame["device"] = frame["device"].astype("int64")
+        for metric in samples.metrics:
+            frame[metric] = frame[metric].astype("float64")
+        profile.pm_samples = frame
+        profile.pm_sampling = samples
     return profile
