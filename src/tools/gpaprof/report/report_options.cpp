@@ -116,7 +116,7 @@ std::string ReportUsage() {
            "  SESSION.csv         the performance counters (gpaprof -p): counter table, kernel times without a trace\n"
            "  SESSION.occupancy   the occupancy file (gpaprof -O): occupancy columns, preferred work-group multiples\n"
            "  SESSION.pmsampling.csv  NVIDIA metrics sampled over time (--pm-sampling, docs/profiler_files.md):\n"
-           "                      counter tracks in --perfetto, a chart under the timeline in --html, a summary\n"
+           "                      counter tracks in --perfetto, sample lanes in the --html timeline, a summary\n"
            "                      per device and metric in --text\n"
            "\n"
            "Several processes (ranks): more than one .atp, or a folder (its .atp files), e.g.\n"
