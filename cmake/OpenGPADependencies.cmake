@@ -46,18 +46,27 @@ if(CMAKE_CUDA_COMPILER)
   set(OPENGPA_HAVE_NVCC ON)
 endif()
 
-# GoogleTest: installed package, or Debian's source package.
+# GoogleTest: installed package, or Debian's source package. Without it the tests are left out (the summary says
+# so) and everything else is built, as tools/main.sh needs; OPENGPA_REQUIRE_TESTS=ON (tools/test.sh) makes it an error.
+option(OPENGPA_REQUIRE_TESTS "Fail the configuration when the tests cannot be built (GoogleTest missing)" OFF)
+set(OPENGPA_GTEST_SOURCE_DIR /usr/src/googletest CACHE PATH "GoogleTest's sources (Debian's libgtest-dev), used when no GTest package is found")
 if(OPENGPA_BUILD_TESTS)
   find_package(GTest QUIET)
-  if(NOT GTest_FOUND AND EXISTS /usr/src/googletest/CMakeLists.txt)
+  if(NOT GTest_FOUND AND EXISTS ${OPENGPA_GTEST_SOURCE_DIR}/CMakeLists.txt)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
-    add_subdirectory(/usr/src/googletest ${CMAKE_BINARY_DIR}/googletest EXCLUDE_FROM_ALL SYSTEM)
+    add_subdirectory(${OPENGPA_GTEST_SOURCE_DIR} ${CMAKE_BINARY_DIR}/googletest EXCLUDE_FROM_ALL SYSTEM)
     add_library(GTest::gtest ALIAS gtest)
     add_library(GTest::gtest_main ALIAS gtest_main)
     set(GTest_FOUND ON)
   endif()
   if(NOT GTest_FOUND)
-    message(FATAL_ERROR "GoogleTest not found: install libgtest-dev (or configure with -DOPENGPA_BUILD_TESTS=OFF)")
+    if(OPENGPA_REQUIRE_TESTS)
+      message(FATAL_ERROR "GoogleTest not found: the tests cannot be built (apt-get install libgtest-dev, or set "
+                          "GTest_DIR or OPENGPA_GTEST_SOURCE_DIR)")
+    endif()
+    # A normal variable over the option: the next configuration looks again.
+    set(OPENGPA_BUILD_TESTS OFF)
+    opengpa_skipped("the tests (ctest)" "GoogleTest not found (apt-get install libgtest-dev)")
   endif()
 endif()
 

@@ -138,8 +138,11 @@ TEST_F(LayerRoutes, GpaprofCountsTheExtensionsCountersPerDispatch) {
     const Outcome run = Execute({GPAPROF_EXECUTABLE, "-p", "--counters", "GPUTime,KernelWorkItems,CommandDuration,TransferBytes",
                                  "-o", Path("counted"), "--", GPAPROF_TEST_APP, "--threads", "2", "--iterations", "2"},
                                 directory_, environment);
+    // The program exits 77 without an OpenCL device (saying "no OpenCL platform" or "no OpenCL device").
+    if (run.exitCode == 77 && run.err.find("no OpenCL") != std::string::npos) {
+        GTEST_SKIP() << "no OpenCL device: the program skipped its tests";
+    }
     ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
-    if (run.err.find("no OpenCL") != std::string::npos) GTEST_SKIP() << run.err;
     const gpaprof::CsvFile csv = ReadCsv("counted.csv");
     ASSERT_EQ(csv.counterNames, (std::vector<std::string>{"GPUTime", "KernelWorkItems", "CommandDuration", "TransferBytes"}));
     ASSERT_EQ(csv.rows.size(), 20u);  // 2 threads x 2 iterations x 5 kernels

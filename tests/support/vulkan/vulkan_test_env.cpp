@@ -23,6 +23,12 @@ bool ValidationWanted() {
     return value == nullptr || std::strcmp(value, "0") != 0;
 }
 
+// OPENGPA_VK_VALIDATION=1 (CI): a missing validation layer fails the test instead of skipping it.
+bool ValidationRequired() {
+    const char* value = std::getenv("OPENGPA_VK_VALIDATION");
+    return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
 bool LayerAvailable(const char* name) {
     uint32_t count = 0;
     if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
@@ -112,8 +118,13 @@ std::unique_ptr<VulkanEnv> VulkanEnv::Create(const EnvOptions& options, std::str
     }
     if (ValidationWanted()) {
         if (!LayerAvailable(kValidationLayer)) {
-            *failure = "the Khronos validation layer is not installed (apt-get install vulkan-validationlayers); "
-                       "set OPENGPA_VK_VALIDATION=0 to run without it";
+            const std::string why = "the Khronos validation layer is not installed (apt-get install vulkan-validationlayers); "
+                                    "set OPENGPA_VK_VALIDATION=0 to run without it";
+            if (ValidationRequired()) {
+                *failure = why + " (OPENGPA_VK_VALIDATION=1 requires it)";
+            } else {
+                *skipReason = why;
+            }
             return nullptr;
         }
         layers.push_back(kValidationLayer);

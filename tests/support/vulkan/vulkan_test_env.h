@@ -5,8 +5,8 @@
 // The OpenGPA layer is found in the build tree without installing it (VK_ADD_LAYER_PATH is set to the
 // build's manifest folder unless the environment sets it); so is the test fixture layer of
 // VK_KHR_performance_query (its folder is added to VK_ADD_LAYER_PATH). The device is the first Vulkan device, or the
-// first whose name contains $OPENGPA_VK_DEVICE. Validation is required (a test fails without the layer)
-// unless OPENGPA_VK_VALIDATION=0.
+// first whose name contains $OPENGPA_VK_DEVICE. Validation is on unless OPENGPA_VK_VALIDATION=0: without the
+// layer a test skips, saying so, and with OPENGPA_VK_VALIDATION=1 (CI) it fails.
 #pragma once
 
 #include <cstdint>
@@ -50,8 +50,8 @@ struct GpaFunctions {
 
 class VulkanEnv {
 public:
-    // NULL with *skipReason set when there is no Vulkan device (the test then skips); a missing validation
-    // layer or OpenGPA layer is a failure, reported in *failure.
+    // NULL with *skipReason set when there is no Vulkan device or no validation layer (the test then skips); a
+    // missing OpenGPA layer, or validation layer under OPENGPA_VK_VALIDATION=1, is a failure, reported in *failure.
     static std::unique_ptr<VulkanEnv> Create(const EnvOptions& options, std::string* skipReason, std::string* failure);
     ~VulkanEnv();
     // Destroys the device and the instance; their messages stay readable.
