@@ -6,7 +6,8 @@
 #   main       main.sh with the build's requirements present: exit 0, the missing packages named, the job's files
 #   no-cmake   main.sh with cmake hidden from PATH: exit 1, "cmake not found", the missing packages named
 #   no-cxx     main.sh whose configure fails (no C++ compiler, a fresh build directory): exit 1, the reason
-#   no-sudo    install_deps.sh as a user without sudo: named and exit 0 with --best-effort, exit 1 without
+#   no-sudo    install_deps.sh as a user without sudo: named and exit 0 with --best-effort, exit 1 without;
+#              as a user with sudo: apt-get runs through "sudo -n" and its failure is named
 #   test       test.sh -R (two tests) with Chromium and the Vulkan validation layer hidden: exit 0, both tests
 #              skipped with their reasons; with OPENGPA_VK_VALIDATION=1 (CI) the Vulkan test fails instead
 #   configure  the configure without Vulkan, OpenGL or GoogleTest: it succeeds, its summary names each part left
@@ -57,8 +58,13 @@ for argument in "\$@"; do
 done
 exec "$real_dpkg_query" "\$@"
 EOF
-# sudo that runs the command as it is (so that the apt-get stand-in is what runs, as root or not).
-printf '#!/bin/sh\nexec "$@"\n' >"$shims/sudo"
+# sudo that runs the command as it is, without its options (so that the apt-get stand-in is what runs, as root
+# or not).
+write_sudo() {
+  printf '#!/bin/sh\nwhile [ "${1#-}" != "$1" ]; do shift; done\nexec "$@"\n' >"$shims/sudo"
+  chmod +x "$shims/sudo"
+}
+write_sudo
 chmod +x "$shims"/*
 export OPENGPA_SETUP_TEST_LOG=$work/apt-get.log
 
@@ -157,8 +163,12 @@ for case_name in $cases; do
       run no-sudo-strict OPENGPA_SETUP_TEST_NOT_INSTALLED="chromium" PATH="$shims:$path" -- bash tools/install_deps.sh
       [ "$rc" -eq 1 ] && ok "without --best-effort (CI) it exits 1" || { fail "it exited $rc"; cat "$work/no-sudo-strict.out"; }
       expect_in "$work/no-sudo-strict.out" "install_deps: error: packages missing" "with an error"
-      printf '#!/bin/sh\nexec "$@"\n' >"$shims/sudo"
-      chmod +x "$shims/sudo"
+      # The same user with sudo: apt-get is run through it (sudo -n without a terminal) and fails as before.
+      write_sudo
+      run with-sudo OPENGPA_SETUP_TEST_NOT_INSTALLED="chromium" PATH="$shims:$path" -- bash tools/install_deps.sh --best-effort all
+      [ "$rc" -eq 0 ] && ok "with sudo: exits 0" || { fail "with sudo: it exited $rc"; cat "$work/with-sudo.out"; }
+      expect_in "$work/with-sudo.out" "installing with sudo -n apt-get: chromium" "with sudo: apt-get runs through sudo -n"
+      expect_in "$work/with-sudo.out" "could not install (apt-get failed): chromium" "with sudo: the package is named"
       ;;
     test)
       # The README's test command on two tests whose dependencies are hidden: Chromium (off PATH) and the
