@@ -465,6 +465,7 @@ int Main(int argc, char** argv) {
         perProcess.skipIfNothingRecorded = outputs.size() > 1;
         const ProcessFiles files = WriteProcessFiles(output.spool.path, output.base, perProcess, &resolver);
         for (const std::string& problem : files.problems) Warn(problem);
+        for (const std::string& note : files.notes) Say(note);  // quiet under -q, as the line below
         if (!files.spoolRead) continue;
         if (files.nothingRecorded && perProcess.skipIfNothingRecorded) {
             const std::string& application = files.assembled.process.application;

@@ -70,7 +70,7 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
         const std::string name = BaseName(process.process.application);
         const std::string who = process.hasProcessRecord ? "process " + std::to_string(process.process.pid)
                                                          : "the process of " + BaseName(spoolPath);
-        files.problems.push_back(who + (name.empty() ? "" : " (" + name + ")") + " profiled no dispatch: no " + which +
+        files.notes.push_back(who + (name.empty() ? "" : " (" + name + ")") + " profiled no dispatch: no " + which +
                                  " written for it" + (process.atp ? " (its API calls are in its .atp)" : ""));
         files.leftOutEmpty = true;
         process.csv.reset();

@@ -14,12 +14,13 @@ struct ProcessFiles {
     bool spoolRead = false;
     bool nothingRecorded = false;        // no API call, dispatch, kernel timestamp or marker
     bool leftOutEmpty = false;           // options.skipIfNothingRecorded and no dispatch profiled: no .csv or
-                                         // .occupancy written (problems says so), the .atp as usual
+                                         // .occupancy written (notes says so), the .atp as usual
     AssembledProcess assembled;          // what was written: the .csv and .occupancy contents, the .atp's header,
                                          // stack traces and markers (its calls went from the spool to the file)
     std::vector<std::string> written;    // paths of the files written
     std::vector<std::string> summaries;  // per file written: "<path> (1234 API calls, 4 threads)"
     std::vector<std::string> problems;   // what could not be read or written, or was left out, one message each
+    std::vector<std::string> notes;      // what was left out by rule (an empty file not written), one line each
 };
 
 // Where the time went, for the benchmark.
