@@ -80,15 +80,16 @@ export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 say "installing with ${SUDO[*]:+${SUDO[*]} }apt-get: ${missing[*]}"
-"${SUDO[@]}" apt-get update -q >"$log" 2>&1 || { say "apt-get update failed (the package lists may be old):"; grep -E "^(E|W):" "$log" | head -5 || true; }
+"${SUDO[@]}" apt-get update -q >"$log" 2>&1 || { say "apt-get update failed (the package lists may be old):"; awk '/^(E|W):/ && shown++ < 5' "$log"; }
 if ! "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
-  grep -E "^E:" "$log" | head -10 || tail -5 "$log"
+  # awk alone, no pipe: under pipefail a reader that stops early fails the pipeline with SIGPIPE.
+  grep -q "^E:" "$log" && awk '/^E:/ && shown++ < 10' "$log" || tail -5 "$log"
   # One unknown package fails the whole command: install the others one by one, so that only what cannot be
   # installed is left missing.
   if [ ${#missing[@]} -gt 1 ]; then
     say "installing one by one"
     for p in "${missing[@]}"; do
-      "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$p" >"$log" 2>&1 || say "  $p: $(grep -E '^E:' "$log" | head -1 || true)"
+      "${SUDO[@]}" apt-get install -y -q --no-install-recommends "$p" >"$log" 2>&1 || say "  $p: $(awk '/^E:/ && !shown++' "$log")"
     done
   fi
 fi

@@ -70,7 +70,8 @@ done
 
 echo
 echo "== counters per dispatch ($out.csv, first rows)"
-grep -v '^#' "$out.csv" | head -6
+# awk alone, no pipe: under pipefail a reader that stops early would end the job with SIGPIPE (141).
+awk '!/^#/ && shown++ < 6' "$out.csv"
 cat <<EOM
 
 Files:
