@@ -11,15 +11,8 @@ gpaprof=$1 report_tool=$2 app=$3 source_dir=$4 out=$5
 ranks=3
 rm -rf "$out"
 mkdir -p "$out"
-set +e
-"$app" --probe >"$out/probe.log" 2>&1
-probe=$?
-set -e
-if [ $probe -eq 77 ]; then
-  echo "SKIP: no OpenCL device: the OpenCL ICD loader found no platform with a device"
-  exit 77
-fi
-[ $probe -eq 0 ] || { echo "the probe failed:"; cat "$out/probe.log"; exit 1; }
+source "$(dirname "$0")/skip_without_opencl.sh"
+skip_without_opencl "$app" "$out"
 set +e
 "$gpaprof" -t -o "$out/run_%q{RANK}" -- sh -c \
   'for r in $(seq 0 $(($1 - 1))); do RANK=$r "$2" & done; wait' launcher "$ranks" "$app" >"$out/gpaprof.log" 2>&1
