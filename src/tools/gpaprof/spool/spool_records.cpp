@@ -13,45 +13,6 @@
 namespace gpaprof::spool {
 namespace {
 
-// How many characters at the start of `text` need no escape (none of \\ \t \n \r): eight at a time, since
-// every traced call's line goes through here (docs/benchmarks.md, launch-bound tracing).
-size_t PlainPrefix(std::string_view text) {
-    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-    auto hasByte = [](uint64_t word, uint8_t byte) {
-        const uint64_t v = word ^ (kOnes * byte);
-        return ((v - kOnes) & ~v & kHighs) != 0;
-    };
-    size_t plain = 0;
-    for (; plain + 8 <= text.size(); plain += 8) {
-        uint64_t word;
-        std::memcpy(&word, text.data() + plain, sizeof word);
-        if (hasByte(word, '\\') || hasByte(word, '\t') || hasByte(word, '\n') || hasByte(word, '\r')) break;
-    }
-    for (; plain < text.size(); ++plain) {
-        const char c = text[plain];
-        if (c == '\\' || c == '\t' || c == '\n' || c == '\r') break;
-    }
-    return plain;
-}
-
-// Writes `text` escaped at `p` (room for twice its length) and returns the end: the one escaping of every field.
-char* WriteEscaped(char* p, std::string_view text) {
-    size_t plain = PlainPrefix(text);
-    if (plain > 0) std::memcpy(p, text.data(), plain);  // an empty view's data may be null
-    p += plain;
-    for (; plain < text.size(); ++plain) {
-        const char c = text[plain];
-        switch (c) {
-            case '\\': *p++ = '\\', *p++ = '\\'; break;
-            case '\t': *p++ = '\\', *p++ = 't'; break;
-            case '\n': *p++ = '\\', *p++ = 'n'; break;
-            case '\r': *p++ = '\\', *p++ = 'r'; break;
-            default: *p++ = c;
-        }
-    }
-    return p;
-}
-
 // Reads the tab-separated fields of one line in place: a field is copied (and unescaped) only when a
 // record keeps it as text. Most lines have no escape at all, which is checked once per line.
 class Reader {
@@ -677,21 +638,6 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
 
 }  // namespace
 
-std::string EscapeField(std::string_view text) {
-    std::string escaped;
-    escaped.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '\\': escaped += "\\\\"; break;
-            case '\t': escaped += "\\t"; break;
-            case '\n': escaped += "\\n"; break;
-            case '\r': escaped += "\\r"; break;
-            default: escaped += c;
-        }
-    }
-    return escaped;
-}
-
 std::string UnescapeField(std::string_view text) {
     std::string plain;
     plain.reserve(text.size());
@@ -717,42 +663,6 @@ std::string Encode(const Record& record) {
 }
 
 void EncodeTo(const Record& record, std::string* out) { std::visit(Encoder{out}, record); }
-
-void EncodeCallLine(const CallLineFields& call, std::string* out) {
-    // The fields of Encoder's CallRecord and EncodeCall, in their order, written through a pointer into room made
-    // once (at most two characters per character of text, 21 per number): this runs at every traced call, where
-    // appending field by field cost about 0.3 us per line on an H100 machine (docs/benchmarks.md).
-    const std::string_view returnValue = call.returnValue.value_or(std::string_view());
-    // 'A', the return value's flag and '\n' (4), three text fields' tabs (3), six numbers with their tabs.
-    size_t room = 4 + 3 + 6 * 21 + 2 * (call.part.size() + call.name.size() + returnValue.size());
-    for (size_t i = 0; i < call.argCount; ++i) room += 1 + 2 * call.args[i].size();
-    const size_t begin = out->size();
-    out->resize(begin + room);
-    char* p = out->data() + begin;
-    auto text = [&p](std::string_view field) {
-        *p++ = '\t';
-        p = WriteEscaped(p, field);
-    };
-    auto number = [&p](uint64_t value) {
-        *p++ = '\t';
-        p = std::to_chars(p, p + 20, value).ptr;
-    };
-    *p++ = 'A';
-    text(call.part);
-    number(call.threadId);
-    number(call.index);
-    number(call.apiType);
-    text(call.name);
-    *p++ = '\t';
-    *p++ = call.returnValue ? '1' : '0';
-    text(returnValue);
-    number(call.argCount);
-    for (size_t i = 0; i < call.argCount; ++i) text(call.args[i]);
-    number(call.start);
-    number(call.end);
-    *p++ = '\n';
-    out->resize(static_cast<size_t>(p - out->data()));
-}
 
 namespace {
 
@@ -795,97 +705,6 @@ std::optional<Record> Decode(std::string_view line, std::string* error) {
     }
     Reader reader(line.size() > 1 ? line.substr(2) : std::string_view(), line.size() > 1, error);
     return DecodeFields(type, reader);
-}
-
-LineWriter::LineWriter(char type, std::string* line) : line_(*line) {
-    const size_t begin = line_.size();
-    line_.resize(begin + 256);
-    p_ = line_.data() + begin;
-    end_ = line_.data() + line_.size();
-    *p_++ = type;
-}
-
-LineWriter::~LineWriter() {
-    if (!trimmed_) Trim();
-}
-
-void LineWriter::Grow(size_t bytes) {
-    const size_t used = static_cast<size_t>(p_ - line_.data());
-    line_.resize(used + bytes + 256);  // std::string grows its capacity geometrically
-    p_ = line_.data() + used;
-    end_ = line_.data() + line_.size();
-}
-
-void LineWriter::Trim() {
-    line_.resize(static_cast<size_t>(p_ - line_.data()));
-    trimmed_ = true;
-}
-
-void LineWriter::Done() {
-    Room(1);
-    *p_++ = '\n';
-    Trim();
-}
-
-LineWriter& LineWriter::Text(std::string_view text) {
-    Room(1 + 2 * text.size());
-    *p_++ = '\t';
-    p_ = WriteEscaped(p_, text);
-    return *this;
-}
-
-LineWriter& LineWriter::Number(uint64_t value) {
-    Room(21);
-    *p_++ = '\t';
-    p_ = std::to_chars(p_, p_ + 20, value).ptr;
-    return *this;
-}
-
-LineWriter& LineWriter::Signed(long value) {
-    Room(21);
-    *p_++ = '\t';
-    p_ = std::to_chars(p_, p_ + 20, value).ptr;
-    return *this;
-}
-
-LineWriter& LineWriter::Flag(bool value) {
-    Room(2);
-    *p_++ = '\t';
-    *p_++ = value ? '1' : '0';
-    return *this;
-}
-
-LineWriter& LineWriter::Real(double value) {
-    // printf's "%.17g" in the C locale, whatever locale the profiled application set.
-    char buffer[40];
-    const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
-    return Text(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
-}
-
-LineWriter& LineWriter::Optional(const std::optional<uint64_t>& value) { return value ? Number(*value) : Text("-"); }
-LineWriter& LineWriter::Optional(const std::optional<double>& value) { return value ? Real(*value) : Text("-"); }
-
-LineWriter& LineWriter::OptionalText(const std::optional<std::string>& value) {
-    Flag(value.has_value());
-    return value ? Text(*value) : Text("");
-}
-
-LineWriter& LineWriter::Size(const WorkSize& size) {
-    Number(size.dims);
-    for (uint64_t value : size.size) Number(value);
-    return *this;
-}
-
-LineWriter& LineWriter::List(const std::vector<std::string>& values) {
-    Number(values.size());
-    for (const std::string& value : values) Text(value);
-    return *this;
-}
-
-LineWriter& LineWriter::Numbers(const std::vector<uint64_t>& values) {
-    Number(values.size());
-    for (uint64_t value : values) Number(value);
-    return *this;
 }
 
 }  // namespace gpaprof::spool
