@@ -399,6 +399,40 @@ TEST(AgentConfig, SerializesAndParses) {
     EXPECT_TRUE(AgentConfig::Parse("spoolDir=/x\nfromTheFuture=1\n", &error).has_value());
 }
 
+// --pm-sampling and --pm-metrics: the interval (0: off) and the metrics in the order given (none: the default set).
+TEST(AgentConfig, PmSamplingIntervalAndMetrics) {
+    std::string error;
+    std::optional<AgentConfig> absent = AgentConfig::Parse("spoolDir=/x\n", &error);
+    ASSERT_TRUE(absent.has_value()) << error;
+    EXPECT_EQ(absent->pmSamplingIntervalNs, 0u) << "a config of an older gpaprof: no PM sampling";
+    EXPECT_TRUE(absent->pmMetrics.empty());
+
+    AgentConfig config;
+    config.spoolDirectory = "/tmp/s";
+    config.pmSamplingIntervalNs = 100000;
+    config.pmMetrics = {"dram__bytes_read.sum", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"};
+    const std::string text = config.Serialize();
+    EXPECT_NE(text.find("\npmSamplingIntervalNs=100000\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\npmMetric=dram__bytes_read.sum\npmMetric=sm__cycles_active"), std::string::npos) << text;
+    std::optional<AgentConfig> parsed = AgentConfig::Parse(text, &error);
+    ASSERT_TRUE(parsed.has_value()) << error;
+    EXPECT_EQ(parsed->pmSamplingIntervalNs, 100000u);
+    EXPECT_EQ(parsed->pmMetrics, config.pmMetrics);
+    EXPECT_EQ(parsed->Serialize(), text);
+
+    config.pmMetrics.clear();  // the default set: no pmMetric line
+    EXPECT_EQ(config.Serialize().find("pmMetric="), std::string::npos);
+    config.pmSamplingIntervalNs = UINT64_MAX;
+    ASSERT_TRUE(AgentConfig::Parse(config.Serialize(), &error).has_value()) << error;
+    EXPECT_EQ(AgentConfig::Parse(config.Serialize(), &error)->pmSamplingIntervalNs, UINT64_MAX);
+
+    for (const char* bad : {"pmSamplingIntervalNs=100us", "pmSamplingIntervalNs=-1", "pmSamplingIntervalNs=",
+                            "pmSamplingIntervalNs=1e5", "pmMetric="}) {
+        EXPECT_FALSE(AgentConfig::Parse(std::string("spoolDir=/x\n") + bad + "\n", &error).has_value()) << bad;
+        EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))), std::string::npos) << error;
+    }
+}
+
 TEST(OutputTemplate, PlaceholdersAndExtensions) {
     auto lookup = [](const std::string& name) -> std::optional<std::string> {
         if (name == "RANK") return std::string("3");

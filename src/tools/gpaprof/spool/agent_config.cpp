@@ -37,6 +37,8 @@ std::string AgentConfig::Serialize() const {
     Put(&text, "forceSinglePass", forceSinglePass);
     Put(&text, "graphProfiling", graphProfiling);
     Put(&text, "forcePasses", static_cast<uint64_t>(forcePasses));
+    Put(&text, "pmSamplingIntervalNs", pmSamplingIntervalNs);
+    for (const std::string& name : pmMetrics) Put(&text, "pmMetric", name);
     Put(&text, "progress", progress);
     Put(&text, "spoolDir", spoolDirectory);
     Put(&text, "output", outputTemplate);
@@ -95,6 +97,10 @@ std::optional<AgentConfig> AgentConfig::Parse(const std::string& text, std::stri
         } else if (key == "forcePasses") {
             good = number(&scratch) && scratch <= 64;
             config.forcePasses = static_cast<uint32_t>(scratch);
+        } else if (key == "pmSamplingIntervalNs") good = number(&config.pmSamplingIntervalNs);
+        else if (key == "pmMetric") {
+            good = !value.empty();
+            config.pmMetrics.push_back(value);
         } else if (key == "progress") good = flag(&config.progress);
         else if (key == "spoolDir") config.spoolDirectory = value;
         else if (key == "output") config.outputTemplate = value;

@@ -33,6 +33,8 @@ struct AgentConfig {
     // graph launch, its counters over the whole graph).
     std::string graphProfiling = "node";
     uint32_t forcePasses = 0;            // testing aid: replay each profiled dispatch into this many passes
+    uint64_t pmSamplingIntervalNs = 0;   // --pm-sampling: 0 = off
+    std::vector<std::string> pmMetrics;   // --pm-metrics; empty: the default set
     bool progress = true;
     std::string spoolDirectory;
     std::string outputTemplate;          // absolute, without extension; %p and %q{VAR} resolved by each process
