@@ -172,6 +172,8 @@ TEST(ReaderFuzz, SpoolRecordsNeverCrash) {
         }()}),
         spool::Encode(spool::OccupancyRecord{1, OccupancyRow{}}),
         spool::Encode(spool::ProcessRecord{1, 2, "a", "b", "c", "d", 3, {}}),
+        spool::Encode(spool::PmDeviceRecord{0, "NVIDIA H200", "GH100", 100000, {"dram__bytes_read.sum"}, {"x: why"}}),
+        spool::Encode(spool::PmSampleRecord{0, 1000, 2000, true, true, {1.5, std::nullopt, -2e-300}}),
     };
     for (const std::string& sample : samples) {
         std::string error;

@@ -152,6 +152,20 @@ public:
     bool escaped() const { return escapes_; }
     // A field of this line as text of its own.
     std::string Own(std::string_view raw) const { return escapes_ ? UnescapeField(raw) : std::string(raw); }
+    // A CUDA device index.
+    uint32_t Device() {
+        const uint64_t device = Number();
+        if (ok_ && device > UINT32_MAX) Fail("device index out of range");
+        return static_cast<uint32_t>(device);
+    }
+    std::vector<std::optional<double>> OptionalReals() {
+        const uint64_t count = Number();
+        std::vector<std::optional<double>> values;
+        if (ok_ && count > FieldCount()) Fail("list longer than the record");
+        if (ok_) values.reserve(static_cast<size_t>(count));
+        for (uint64_t i = 0; ok_ && i < count; ++i) values.push_back(OptionalReal());
+        return values;
+    }
     std::vector<uint64_t> Numbers() {
         const uint64_t count = Number();
         std::vector<uint64_t> values;
@@ -424,6 +438,15 @@ struct Encoder {
     }
     void operator()(const EventRecord& x) const { LineWriter('X', out).Text(x.kind).List(x.values).Done(); }
     void operator()(const NoteRecord& n) const { LineWriter('N', out).Text(n.message).Done(); }
+    void operator()(const PmDeviceRecord& g) const {
+        LineWriter('G', out).Number(g.device).Text(g.name).Text(g.chip).Number(g.intervalNs).List(g.metrics)
+            .List(g.leftOut).Done();
+    }
+    void operator()(const PmSampleRecord& h) const {
+        // EncodePmSampleLine writes the same fields from plain doubles.
+        LineWriter('H', out).Number(h.device).Number(h.startNs).Number(h.endNs).Flag(h.droppedBefore).Flag(h.replay)
+            .Reals(h.values).Done();
+    }
 };
 
 std::optional<Record> DecodeFields(char type, Reader& r) {
@@ -629,6 +652,26 @@ std::optional<Record> DecodeFields(char type, Reader& r) {
             NoteRecord n;
             n.message = r.Text();
             return Finish(r, std::move(n));
+        }
+        case 'G': {
+            PmDeviceRecord g;
+            g.device = r.Device();
+            g.name = r.Text();
+            g.chip = r.Text();
+            g.intervalNs = r.Number();
+            g.metrics = r.List();
+            g.leftOut = r.List();
+            return Finish(r, std::move(g));
+        }
+        case 'H': {
+            PmSampleRecord h;
+            h.device = r.Device();
+            h.startNs = r.Number();
+            h.endNs = r.Number();
+            h.droppedBefore = r.Flag();
+            h.replay = r.Flag();
+            h.values = r.OptionalReals();
+            return Finish(r, std::move(h));
         }
         default:
             r.Fail(std::string("unknown record type '") + type + "'");

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -139,9 +140,29 @@ struct NoteRecord {               // 'N', something the user should read, printe
     bool operator==(const NoteRecord&) const = default;
 };
 
+// --pm-sampling (<out>.pmsampling.csv): a device's sampler, then its samples.
+struct PmDeviceRecord {           // 'G', once per sampled device, before its samples
+    uint32_t device = 0;          // CUDA device index (ordinal) the sampler runs on
+    std::string name;             // "NVIDIA H200"
+    std::string chip;             // "GH100"
+    uint64_t intervalNs = 0;
+    std::vector<std::string> metrics;   // sampled, in column order
+    std::vector<std::string> leftOut;   // "metric: why" for each metric asked for and not sampled
+    bool operator==(const PmDeviceRecord&) const = default;
+};
+
+struct PmSampleRecord {           // 'H', one sample
+    uint32_t device = 0;
+    uint64_t startNs = 0, endNs = 0;    // CPU clock (CLOCK_MONOTONIC ns), the .atp's clock
+    bool droppedBefore = false;
+    bool replay = false;
+    std::vector<std::optional<double>> values;  // one per metric of the device's 'G' record; nullopt = NA
+    bool operator==(const PmSampleRecord&) const = default;
+};
+
 using Record = std::variant<ProcessRecord, DeviceRecord, CounterListRecord, CallRecord, CommandRecord, TimesRecord,
                             CalibrationRecord, DispatchRecord, OccupancyRecord, MarkerRecord, SourceRecord,
-                            KernelTimestampRecord, EventRecord, NoteRecord>;
+                            KernelTimestampRecord, EventRecord, NoteRecord, PmDeviceRecord, PmSampleRecord>;
 
 // One line, with its final '\n'.
 std::string Encode(const Record& record);
@@ -161,6 +182,11 @@ struct CallLineFields {
     uint64_t start = 0, end = 0;
 };
 void EncodeCallLine(const CallLineFields& call, std::string* out);
+// The 'H' line of a PM sample appended to `out`: what EncodeTo(PmSampleRecord) writes, without building one (the
+// CUDA part writes one per sample, up to 10^4 a second per device). A value that is not finite (NaN, infinite) is
+// NA, as in the file.
+void EncodePmSampleLine(uint32_t device, uint64_t startNs, uint64_t endNs, bool droppedBefore, bool replay,
+                        std::span<const double> values, std::string* out);
 // One line without its '\n'; nullopt with the reason when it is not a record.
 std::optional<Record> Decode(std::string_view line, std::string* error);
 
@@ -184,6 +210,10 @@ public:
     LineWriter& Size(const WorkSize& size);
     LineWriter& List(const std::vector<std::string>& values);      // the count, then the values
     LineWriter& Numbers(const std::vector<uint64_t>& values);
+    // The count, then each value in the shortest form that reads back as the same double ("-": NA; a value that
+    // is not finite is NA too).
+    LineWriter& Reals(std::span<const std::optional<double>> values);
+    LineWriter& Reals(std::span<const double> values);
     void Done();
 
 private:
@@ -193,6 +223,7 @@ private:
     }
     void Grow(size_t bytes);
     void Trim();
+    void ShortestReal(double value);  // a tab, then the value or "-"
 
     std::string& line_;
     char* p_ = nullptr;
