@@ -121,11 +121,92 @@ TEST(Options, GraphProfilingTakesNodeOrGraph) {
     EXPECT_NE(error.find("needs a value"), std::string::npos);
 }
 
+// --pm-sampling[=INTERVAL]: 100us unless given; a unit of ns, us or ms, or a bare number of nanoseconds (ncu's and
+// CUPTI's interval); a whole number of nanoseconds, at least 1us.
+TEST(Options, PmSamplingIntervalForms) {
+    std::string error;
+    Options off;
+    ASSERT_TRUE(Parse({"-t", "app"}, &off, &error)) << error;
+    EXPECT_EQ(off.pmSamplingIntervalNs, 0u);
+    EXPECT_TRUE(off.pmMetrics.empty());
+    const std::vector<std::pair<std::string, uint64_t>> accepted = {
+        {"--pm-sampling", 100000},           {"--pm-sampling=100us", 100000}, {"--pm-sampling=0.5ms", 500000},
+        {"--pm-sampling=20000ns", 20000},    {"--pm-sampling=20000", 20000},  {"--pm-sampling=1000", 1000},
+        {"--pm-sampling=1us", 1000},         {"--pm-sampling=1.5us", 1500},   {"--pm-sampling=0.001ms", 1000},
+        {"--pm-sampling=2ms", 2000000},      {"--pm-sampling=007us", 7000},   {"--pm-sampling=1.000001ms", 1000001},
+        {"--pm-sampling=18446744073709551615", UINT64_MAX}};
+    for (const auto& [option, ns] : accepted) {
+        Options options;
+        ASSERT_TRUE(Parse({option, "app", "--pm-sampling=5"}, &options, &error)) << option << ": " << error;
+        EXPECT_EQ(options.pmSamplingIntervalNs, ns) << option;
+        EXPECT_EQ(options.command, (std::vector<std::string>{"app", "--pm-sampling=5"})) << option;
+        EXPECT_FALSE(options.trace || options.counters || options.occupancy) << "PM sampling is a mode of its own";
+    }
+    for (const char* malformed : {"", "us", "100 us", " 100us", "100US", "100s", "1e5", "-100us", "+100", "0x100",
+                                  ".5ms", "5.ms", "1.5ns", "0.0000001ms", "1.2.3us", "100usec", "100µs",
+                                  "99999999999999999999ms", "18446744073709551616"}) {
+        Options options;
+        EXPECT_FALSE(Parse({std::string("--pm-sampling=") + malformed, "app"}, &options, &error)) << malformed;
+        EXPECT_NE(error.find("100us, 0.5ms, 20000ns or 20000"), std::string::npos) << error;
+        EXPECT_NE(error.find(std::string("'") + malformed + "'"), std::string::npos) << error;
+    }
+    for (const char* tooShort : {"0", "999", "999ns", "0.999us", "0us", "0.0005ms"}) {
+        Options options;
+        EXPECT_FALSE(Parse({std::string("--pm-sampling=") + tooShort, "app"}, &options, &error)) << tooShort;
+        EXPECT_NE(error.find("at least 1000 ns"), std::string::npos) << error;
+        EXPECT_NE(error.find("docs/pm_sampling.md"), std::string::npos) << error;
+    }
+    // The value is only ever after '=': a separate interval would be taken for the application.
+    Options separate;
+    EXPECT_FALSE(Parse({"--pm-sampling", "50us", "app"}, &separate, &error));
+    EXPECT_NE(error.find("--pm-sampling=50us"), std::string::npos) << error;
+    Options last;
+    ASSERT_TRUE(Parse({"--pm-sampling=50us", "--pm-sampling", "app"}, &last, &error)) << error;
+    EXPECT_EQ(last.pmSamplingIntervalNs, 100000u) << "the last one given, as for every option";
+    Options alone;
+    ASSERT_TRUE(Parse({"--pm-sampling", "--", "./app"}, &alone, &error)) << error;
+    EXPECT_EQ(alone.command, std::vector<std::string>{"./app"});
+}
+
+// --pm-metrics: names in order, each once, split on commas; it turns PM sampling on at the default interval unless
+// --pm-sampling gives one (before or after it).
+TEST(Options, PmMetricsNamesAndTheirInterval) {
+    std::string error;
+    Options options;
+    ASSERT_TRUE(Parse({"--pm-metrics", "dram__bytes_read.sum, lts__t_bytes.sum", "--pm-metrics=dram__bytes_read.sum,,x__y.sum",
+                       "app"},
+                      &options, &error))
+        << error;
+    EXPECT_EQ(options.pmMetrics, (std::vector<std::string>{"dram__bytes_read.sum", "lts__t_bytes.sum", "x__y.sum"}));
+    EXPECT_EQ(options.pmSamplingIntervalNs, 100000u);
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--pm-sampling=20us", "--pm-metrics", "a__b.sum", "app"},
+                                                 std::vector<std::string>{"--pm-metrics", "a__b.sum", "--pm-sampling=20us", "app"}}) {
+        Options both;
+        ASSERT_TRUE(Parse(args, &both, &error)) << error;
+        EXPECT_EQ(both.pmSamplingIntervalNs, 20000u);
+        EXPECT_EQ(both.pmMetrics, std::vector<std::string>{"a__b.sum"});
+    }
+    for (const char* empty : {"", ",", " , "}) {
+        Options refused;
+        EXPECT_FALSE(Parse({"--pm-metrics", empty, "app"}, &refused, &error)) << empty;
+        EXPECT_NE(error.find("--pm-metrics needs metric names"), std::string::npos) << error;
+    }
+    for (const char* bad : {"dram__bytes read.sum", "a__b.sum,'c'", "x\"y"}) {
+        Options refused;
+        EXPECT_FALSE(Parse({"--pm-metrics", bad, "app"}, &refused, &error)) << bad;
+        EXPECT_NE(error.find("is no metric name"), std::string::npos) << error;
+    }
+    Options missing;
+    EXPECT_FALSE(Parse({"--pm-metrics"}, &missing, &error));
+    EXPECT_NE(error.find("needs a value"), std::string::npos) << error;
+}
+
 TEST(Options, HelpNamesEveryOption) {
     const std::string help = HelpText();
     for (const char* name : {"-t,", "-p,", "-O,", "-o,", "-N,", "-c,", "-K,", "-s,", "-F,", "-M,", "-y,", "--kernel-regex",
                              "--launch-skip", "--startdisabled", "-l,", "-e,", "%p", "%q{NAME}", "128+N", "--help",
-                             "--graph-profiling <node|graph>", "GraphLaunch and GraphNode"}) {
+                             "--graph-profiling <node|graph>", "GraphLaunch and GraphNode", "--pm-sampling[=INTERVAL]",
+                             "--pm-metrics <a,b,...>", "<out>.pmsampling.csv", "Device-wide", "One pass", "Cost:"}) {
         EXPECT_NE(help.find(name), std::string::npos) << name;
     }
 }

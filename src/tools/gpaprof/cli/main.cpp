@@ -28,6 +28,7 @@
 #include "tools/gpaprof/cli/injection.h"
 #include "tools/gpaprof/cli/launcher.h"
 #include "tools/gpaprof/cli/options.h"
+#include "tools/gpaprof/cli/pm_metric_names.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/file_io.h"
@@ -119,11 +120,19 @@ char DefaultSeparator() {
     return commaDecimal ? ';' : ',';
 }
 
+// "100us", "1500ns": the interval as --pm-sampling takes it.
+std::string IntervalText(uint64_t ns) {
+    if (ns % 1000000 == 0) return std::to_string(ns / 1000000) + "ms";
+    if (ns % 1000 == 0) return std::to_string(ns / 1000) + "us";
+    return std::to_string(ns) + "ns";
+}
+
 std::vector<std::string> ModeNames(const Options& options) {
     std::vector<std::string> modes;
     if (options.trace) modes.push_back("API trace");
     if (options.counters) modes.push_back("counters");
     if (options.occupancy) modes.push_back("occupancy");
+    if (options.pmSamplingIntervalNs) modes.push_back("PM sampling every " + IntervalText(options.pmSamplingIntervalNs));
     return modes;
 }
 
@@ -289,9 +298,9 @@ int Main(int argc, char** argv) {
         options.trace = true;
         Say(std::string(options.summary ? "-T" : "--perfetto") + " is made from the API trace: tracing the API too (-t)");
     }
-    if (!options.trace && !options.counters && !options.occupancy) {
+    if (!options.trace && !options.counters && !options.occupancy && options.pmSamplingIntervalNs == 0) {
         options.trace = true;
-        Say("no mode given (-t, -p, -O): tracing the API (-t)");
+        Say("no mode given (-t, -p, -O, --pm-sampling): tracing the API (-t)");
     }
     if (options.sourceSymbols && !options.trace) Say("--sym adds to the API trace; it has no effect without -t");
     if (options.counters) {
@@ -301,6 +310,15 @@ int Main(int argc, char** argv) {
             Warn(unknown);
             return 2;
         }
+    }
+    if (!options.pmMetrics.empty()) {
+        // The same for the PM-sampling metrics, against CUPTI's catalogs (no GPU needed).
+        const PmMetricCheck check = CheckPmMetricNames(options.pmMetrics);
+        if (!check.refusal.empty()) {
+            Warn(check.refusal);
+            return 2;
+        }
+        if (!check.note.empty()) Say(check.note);
     }
 
     const char separator = options.separator.value_or(DefaultSeparator());
@@ -336,9 +354,18 @@ int Main(int argc, char** argv) {
     for (const InjectionPart& part : parts) {
         if (part.available) {
             available.push_back(part.api == "opencl" ? "OpenCL" : "CUDA");
-        } else if (!options.apis.empty() || part.api == "opencl") {
+        } else if (!options.apis.empty() || part.api == "opencl" || options.pmSamplingIntervalNs) {
             Warn(part.problem);
         }
+    }
+    const bool cudaPart = std::any_of(parts.begin(), parts.end(),
+                                      [](const InjectionPart& part) { return part.api == "cuda" && part.available; });
+    if (options.pmSamplingIntervalNs && !cudaPart) {
+        Warn("--pm-sampling samples NVIDIA GPUs through gpaprof's CUDA part, which " +
+             std::string(std::any_of(parts.begin(), parts.end(), [](const InjectionPart& part) { return part.api == "cuda"; })
+                             ? "is not available (above)"
+                             : "--api leaves out") +
+             ": no .pmsampling.csv will be written");
     }
     std::string cannotProfile;
     if (access(agentLibrary.c_str(), R_OK) != 0) {
@@ -375,6 +402,8 @@ int Main(int argc, char** argv) {
         config.forceSinglePass = options.forceSinglePass;
         config.forcePasses = options.forcePasses;
         config.graphProfiling = options.graphProfiling;
+        config.pmSamplingIntervalNs = options.pmSamplingIntervalNs;
+        config.pmMetrics = options.pmMetrics;
         config.progress = options.progress && !options.quiet;
         config.spoolDirectory = spoolDirectory;
         config.outputTemplate = outputTemplate;

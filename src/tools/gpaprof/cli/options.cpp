@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cli/options.h"
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -58,10 +59,74 @@ bool ParseNumber(const std::string& option, const std::string& text, uint64_t* v
     return true;
 }
 
+// A PM-sampling interval: a whole number of nanoseconds written as "100us", "0.5ms", "20000ns" or "20000" (a bare
+// number is nanoseconds, as ncu's --pm-sampling-interval and CUPTI take it). Exact: decimals are scaled in integers.
+std::optional<uint64_t> ParseIntervalNs(std::string_view text) {
+    uint64_t scale = 1;
+    for (const auto& [unit, factor] : {std::pair<std::string_view, uint64_t>{"ns", 1}, {"us", 1000}, {"ms", 1000000}}) {
+        if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit) {
+            text.remove_suffix(unit.size());
+            scale = factor;
+            break;
+        }
+    }
+    const size_t dot = text.find('.');
+    const std::string_view whole = text.substr(0, dot);
+    const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    if (whole.empty() || (dot != std::string_view::npos && fraction.empty()) || fraction.size() > 6) return std::nullopt;
+    std::optional<uint64_t> units = ParseUnsigned(whole);
+    std::optional<uint64_t> part = fraction.empty() ? std::optional<uint64_t>(0) : ParseUnsigned(fraction);
+    if (!units || !part || *units > UINT64_MAX / scale) return std::nullopt;
+    uint64_t tenths = 1;  // 10^(digits of the fraction)
+    for (size_t i = 0; i < fraction.size(); ++i) tenths *= 10;
+    if ((*part * scale) % tenths != 0) return std::nullopt;  // less than a nanosecond
+    const uint64_t wholeNs = *units * scale, fractionNs = *part * scale / tenths;
+    if (wholeNs > UINT64_MAX - fractionNs) return std::nullopt;
+    return wholeNs + fractionNs;
+}
+
+bool ApplyPmSamplingInterval(Options& o, const std::string& v, std::string* e) {
+    std::optional<uint64_t> interval = ParseIntervalNs(v);
+    if (!interval) {
+        *e = "--pm-sampling takes an interval such as 100us, 0.5ms, 20000ns or 20000 (a bare number is nanoseconds), "
+             "a whole number of nanoseconds; not '" + v + "'";
+        return false;
+    }
+    if (*interval < kSmallestPmSamplingIntervalNs) {
+        *e = "--pm-sampling=" + v + ": the interval must be at least " + std::to_string(kSmallestPmSamplingIntervalNs) +
+             " ns (1us); the smallest interval PM sampling sustains on H100/H200 is measured in docs/pm_sampling.md";
+        return false;
+    }
+    o.pmSamplingIntervalNs = *interval;
+    return true;
+}
+
+bool ApplyPmMetrics(Options& o, const std::string& v, std::string* e) {
+    size_t names = 0;
+    for (std::string_view item : SplitOn(v, ',')) {
+        const std::string name(Trim(item));
+        if (name.empty()) continue;
+        ++names;
+        if (name.find_first_of(" \t\"'") != std::string::npos) {
+            *e = "--pm-metrics: '" + name + "' is no metric name (NVIDIA metrics are named as ncu names them, e.g. "
+                 "dram__bytes_read.sum)";
+            return false;
+        }
+        if (std::find(o.pmMetrics.begin(), o.pmMetrics.end(), name) == o.pmMetrics.end()) o.pmMetrics.push_back(name);
+    }
+    if (names == 0) {
+        *e = "--pm-metrics needs metric names, comma-separated (e.g. dram__bytes_read.sum,lts__t_bytes.sum)";
+        return false;
+    }
+    return true;
+}
+
 struct OptionSpec {
     std::vector<std::string> names;
     bool takesValue;
     std::function<bool(Options&, const std::string&, std::string*)> apply;
+    // --name[=VALUE]: the value when none follows '='; the next argument is never the option's value.
+    const char* defaultValue = nullptr;
 };
 
 const std::vector<OptionSpec>& Specs() {
@@ -175,6 +240,8 @@ const std::vector<OptionSpec>& Specs() {
              o.graphProfiling = v;
              return true;
          }},
+        {{"--pm-sampling"}, true, ApplyPmSamplingInterval, "100us"},
+        {{"--pm-metrics"}, true, ApplyPmMetrics},
         {{"--keep-temp"}, false, [](Options& o, const std::string&, std::string*) { return o.keepTemporary = true; }},
         {{"--no-progress"}, false,
          [](Options& o, const std::string&, std::string*) {
@@ -255,7 +322,14 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
             *error = "unknown option '" + arg + "' (gpaprof --help lists the options)";
             return false;
         }
-        if (spec->takesValue && !hasValue) {
+        if (spec->defaultValue && !hasValue) {
+            // "--pm-sampling 50us app" would run "50us": say how to write it instead.
+            if (i + 1 < argc && ParseIntervalNs(argv[i + 1])) {
+                *error = arg + " takes its interval after '=': " + arg + "=" + argv[i + 1];
+                return false;
+            }
+            value = spec->defaultValue;
+        } else if (spec->takesValue && !hasValue) {
             if (i + 1 >= argc) {
                 *error = arg + " needs a value";
                 return false;
@@ -268,6 +342,9 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         if (!spec->apply(*options, value, error)) return false;
     }
     for (; i < argc; ++i) options->command.emplace_back(argv[i]);
+    if (!options->pmMetrics.empty() && options->pmSamplingIntervalNs == 0) {
+        options->pmSamplingIntervalNs = kDefaultPmSamplingIntervalNs;  // --pm-metrics implies --pm-sampling
+    }
     return true;
 }
 
@@ -276,7 +353,7 @@ std::string HelpText() {
 
 usage: gpaprof [options] [--] <application> [arguments...]
 
-Modes (combine any of them; with none, -t is used):
+Modes (combine any of them; with none, -t is used; --pm-sampling below is a mode too):
   -t, --apitrace           API trace: every API call of every thread with its arguments, return value and
                            CPU times, device times of enqueued commands (on the CPU clock), perf markers.
                            Writes <out>.atp.
@@ -309,6 +386,23 @@ Counters (-p):
                            own row, in the graph's order, with GraphLaunch and GraphNode columns; graph
                            gives one row per graph launch with counters summed over the whole graph
                            (GPUTime = the graph's device time).
+
+PM sampling (NVIDIA GPUs, CUDA 12.6 or newer; alone or with -t, -p, -O):
+      --pm-sampling[=INTERVAL]
+                           Sample NVIDIA metrics of the whole GPU every INTERVAL (default 100us; 100us,
+                           0.5ms, 20000ns, or a bare number of nanoseconds as ncu takes it; at least 1us)
+                           on every CUDA device the application uses. Device-wide: other processes' work
+                           on that GPU is in the samples too. Writes <out>.pmsampling.csv, one row per
+                           sample on the .atp's clock. One pass: a metric set that needs several passes is
+                           refused, with the count. Cost: no kernel is serialised or replayed; a thread in
+                           the application decodes the samples and spools about 1 MB a second at 100us
+                           with the default set (the cost on the GPU: docs/pm_sampling.md).
+      --pm-metrics <a,b,...>
+                           The metrics, as ncu names them (dram__bytes_read.sum), instead of the default set
+                           (SM and graphics-engine activity, IPC, tensor pipes, DRAM, L2, PCIe and NVLink
+                           bytes: docs/pm_sampling.md); implies --pm-sampling. A name no chip's PM-sampling
+                           catalog has stops gpaprof before the application starts (exit 2, the nearest
+                           names given); one the device's chip lacks is a LeftOut line of the file.
 
 Which dispatches (-p and -O; the trace always has every call):
   -K, --kernellistfile <f> Only kernels named in the file (one per line).

@@ -38,6 +38,8 @@ struct Options {
     bool forceSinglePass = false;        // --singlepass
     uint32_t forcePasses = 0;            // --force-passes (testing aid)
     std::string graphProfiling = "node"; // --graph-profiling node|graph (CUDA graphs; ncu's name)
+    uint64_t pmSamplingIntervalNs = 0;   // --pm-sampling[=INTERVAL]; 0: off
+    std::vector<std::string> pmMetrics;  // --pm-metrics, in order, each once; empty: the default set
     bool keepTemporary = false;          // --keep-temp
     bool progress = true;                // --no-progress turns it off
     bool quiet = false;                  // -q
@@ -49,6 +51,9 @@ struct Options {
     bool version = false;
     std::vector<std::string> command;    // the application and its arguments
 };
+
+inline constexpr uint64_t kDefaultPmSamplingIntervalNs = 100000;  // 100 us
+inline constexpr uint64_t kSmallestPmSamplingIntervalNs = 1000;
 
 // Parses argv; false with the reason in *error. Reads the -c, -K, -F and -E files.
 bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
