@@ -452,6 +452,7 @@ TEST(OutputTemplate, PlaceholdersAndExtensions) {
     EXPECT_EQ(StripProfilerExtension("/o/run.atp"), "/o/run");
     EXPECT_EQ(StripProfilerExtension("/o/run.csv"), "/o/run");
     EXPECT_EQ(StripProfilerExtension("/o/run.occupancy"), "/o/run");
+    EXPECT_EQ(StripProfilerExtension("/o/run.pmsampling.csv"), "/o/run");
     EXPECT_EQ(StripProfilerExtension("/o/run.v2"), "/o/run.v2");
 }
 

@@ -254,14 +254,20 @@ int CheckFiles(const std::vector<std::string>& paths) {
     return failures ? 1 : 0;
 }
 
-// -T and --perfetto: the views gpaprof-report makes, from the files just written.
-void WriteViews(const Options& options, const std::string& base, const AssembledProcess& assembled) {
+// -T and --perfetto: the views gpaprof-report makes, from the files just written (the PM samples as counter tracks
+// beside the kernels, when there are any).
+void WriteViews(const Options& options, const std::string& base, const ProcessFiles& files) {
+    const AssembledProcess& assembled = files.assembled;
     report::ReportOptions views;
     if (options.summary) views.htmlPath = base + ".html";
     if (options.perfetto) views.perfettoPath = base + ".json";
     views.inputs.push_back(base + ".atp");
     if (assembled.csv) views.inputs.push_back(base + ".csv");
     if (assembled.occupancy) views.inputs.push_back(base + ".occupancy");
+    const std::string pmSampling = base + kPmSamplingSuffix;
+    if (std::find(files.written.begin(), files.written.end(), pmSampling) != files.written.end()) {
+        views.inputs.push_back(pmSampling);
+    }
     report::RunReportCommand(views, stdout, stderr);
 }
 
@@ -507,7 +513,7 @@ int Main(int argc, char** argv) {
         wroteAny = wroteAny || !written.empty();
         const std::string who = output.spool.own ? std::string("") : "process " + output.spool.stem + ": ";
         for (const std::string& file : written) Say(who + "wrote " + file);
-        if ((options.summary || options.perfetto) && assembled.atp) WriteViews(options, output.base, assembled);
+        if ((options.summary || options.perfetto) && assembled.atp) WriteViews(options, output.base, files);
         if (assembled.signal && !assembled.signal->values.empty() && !output.spool.own) {
             std::optional<uint64_t> signal = ParseUnsigned(assembled.signal->values[0]);
             Warn(who + "died of " + SignalName(static_cast<int>(signal.value_or(0))) +

@@ -79,7 +79,7 @@ std::string ResolveOutputTemplate(const std::string& pattern, long pid, const En
 }
 
 std::string StripProfilerExtension(const std::string& path) {
-    for (const char* extension : {".csv", ".atp", ".occupancy"}) {
+    for (const char* extension : {".pmsampling.csv", ".csv", ".atp", ".occupancy"}) {  // the longest first
         const std::string suffix(extension);
         if (path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
             return path.substr(0, path.size() - suffix.size());

@@ -19,7 +19,7 @@ bool ValidateOutputTemplate(const std::string& pattern, std::string* error);
 std::string ResolveOutputTemplate(const std::string& pattern, long pid, const EnvironmentLookup& lookup,
                                   std::string* warning);
 
-// "<dir>/name.atp" -> "<dir>/name"; other names are returned unchanged.
+// "<dir>/name.atp" (.csv, .occupancy, .pmsampling.csv) -> "<dir>/name"; other names are returned unchanged.
 std::string StripProfilerExtension(const std::string& path);
 
 }  // namespace gpaprof

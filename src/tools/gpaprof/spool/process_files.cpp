@@ -10,6 +10,7 @@
 #include "tools/gpaprof/files/csv_file.h"
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/files/occupancy_file.h"
+#include "tools/gpaprof/files/pm_sampling_file.h"
 
 namespace gpaprof {
 namespace {
@@ -56,7 +57,8 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     }
     files.nothingRecorded = process.apiCalls == 0 && process.dispatches == 0 && kernels == 0 &&
                             (!process.atp || process.atp->markerThreads.empty()) &&
-                            (!process.occupancy || process.occupancy->rows.empty());
+                            (!process.occupancy || process.occupancy->rows.empty()) &&
+                            (!process.pmSampling || process.pmSampling->rows.empty());
     if (files.nothingRecorded && options.skipIfNothingRecorded) {
         files.assembled = std::move(assembled.process());
         return files;
@@ -64,17 +66,30 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     // The same among several processes for the counter and occupancy files: a process that made API calls
     // (a launcher tracing its own few calls) but profiled no dispatch gets its .atp, not an empty .csv or
     // .occupancy next to the files of the processes that did the work.
+    const std::string name = BaseName(process.process.application);
+    const std::string who = (process.hasProcessRecord ? "process " + std::to_string(process.process.pid)
+                                                      : "the process of " + BaseName(spoolPath)) +
+                            (name.empty() ? "" : " (" + name + ")");
     if (options.skipIfNothingRecorded && (process.csv || process.occupancy) &&
         (!process.csv || process.csv->rows.empty()) && (!process.occupancy || process.occupancy->rows.empty())) {
         const char* which = process.csv && process.occupancy ? ".csv or .occupancy" : process.csv ? ".csv" : ".occupancy";
-        const std::string name = BaseName(process.process.application);
-        const std::string who = process.hasProcessRecord ? "process " + std::to_string(process.process.pid)
-                                                         : "the process of " + BaseName(spoolPath);
-        files.notes.push_back(who + (name.empty() ? "" : " (" + name + ")") + " profiled no dispatch: no " + which +
-                                 " written for it" + (process.atp ? " (its API calls are in its .atp)" : ""));
+        files.notes.push_back(who + " profiled no dispatch: no " + which + " written for it" +
+                              (process.atp ? " (its API calls are in its .atp)" : ""));
         files.leftOutEmpty = true;
         process.csv.reset();
         process.occupancy.reset();
+    }
+    // A sampler that took no sample leaves no file (as a launcher's empty .csv): a file of headers alone says less
+    // than this line.
+    for (const std::string& problem : process.pmSamplingProblems) files.problems.push_back(who + ": " + problem);
+    if (process.pmSampling && process.pmSampling->rows.empty()) {
+        std::string devices;
+        for (const PmSamplingDevice& device : process.pmSampling->devices) {
+            devices += (devices.empty() ? "" : ", ") + std::to_string(device.index) + " (" + device.name + ")";
+        }
+        const char* of = process.pmSampling->devices.size() > 1 ? "of devices " : "of device ";
+        files.notes.push_back(who + ": PM sampling " + (devices.empty() ? "" : of + devices + " ") +
+                              "recorded no sample: no .pmsampling.csv written for it");
     }
 
     start = Clock::now();
@@ -111,6 +126,17 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
             if (WriteOccupancyFile(path, *process.occupancy, &error)) {
                 files.written.push_back(path);
                 files.summaries.push_back(path + " (" + std::to_string(process.occupancy->rows.size()) + " rows)");
+            } else {
+                files.problems.push_back(error);
+            }
+        }
+        if (process.pmSampling && !process.pmSampling->rows.empty()) {
+            const std::string path = base + kPmSamplingSuffix;
+            if (WritePmSamplingFile(path, *process.pmSampling, &error)) {
+                files.written.push_back(path);
+                const size_t devices = process.pmSampling->devices.size();
+                files.summaries.push_back(path + " (" + std::to_string(process.pmSampling->rows.size()) + " samples, " +
+                                          std::to_string(devices) + (devices == 1 ? " device)" : " devices)"));
             } else {
                 files.problems.push_back(error);
             }

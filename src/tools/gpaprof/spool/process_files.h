@@ -1,5 +1,6 @@
 // What gpaprof does for each profiled process once it has ended: reads its spool, assembles it and writes
-// <base>.atp, <base>.csv and <base>.occupancy (the modes' files). The command line calls it once per spool;
+// <base>.atp, <base>.csv, <base>.occupancy and <base>.pmsampling.csv (the modes' files; the last only when the process
+// recorded PM samples). The command line calls it once per spool;
 // bench/spool_assembly measures it.
 #pragma once
 
@@ -12,7 +13,7 @@ namespace gpaprof {
 
 struct ProcessFiles {
     bool spoolRead = false;
-    bool nothingRecorded = false;        // no API call, dispatch, kernel timestamp or marker
+    bool nothingRecorded = false;        // no API call, dispatch, kernel timestamp, marker or PM sample
     bool leftOutEmpty = false;           // options.skipIfNothingRecorded and no dispatch profiled: no .csv or
                                          // .occupancy written (notes says so), the .atp as usual
     AssembledProcess assembled;          // what was written: the .csv and .occupancy contents, the .atp's header,

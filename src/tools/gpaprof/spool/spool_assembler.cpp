@@ -570,6 +570,9 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
         for (auto& record : occupancy) file.rows.push_back(std::move(record.row));
         out.occupancy = std::move(file);
     }
+
+    out.pmSampling = assembly::AssemblePmSampling(std::move(records.pmDevices), std::move(records.pmSamples), session,
+                                                  &out.pmSamplingProblems);
 }
 
 void AssembledSpool::MaterializeTrace() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/gpaprof/files/atp_file.h"
+#include "tools/gpaprof/files/pm_sampling_file.h"
 #include "tools/gpaprof/files/profile_model.h"
 #include "tools/gpaprof/spool/spool_records.h"
 #include "tools/gpaprof/spool/symbol_resolver.h"
@@ -49,6 +50,9 @@ struct AssembledProcess {
     std::optional<AtpFile> atp;
     std::optional<CsvFile> csv;
     std::optional<OccupancyFile> occupancy;
+    // --pm-sampling: the .pmsampling.csv of the 'G' and 'H' records, when the spool has any (rows may be empty).
+    std::optional<PmSamplingFile> pmSampling;
+    std::vector<std::string> pmSamplingProblems;  // samples left out (overlapping, of no known device, ...), counted
     std::vector<std::string> notes;          // NoteRecords, then assembly problems
     std::optional<spool::EventRecord> signal;  // the process died of a signal it recorded
     bool exitRecorded = false;                 // the process went through exit()

@@ -44,6 +44,13 @@ struct KernelEntry {
     std::string_view line;
 };
 
+// A sampled device's record, and how many samples the spool had before it: samples belong to the last record of
+// their device before them (a device whose sampler was started again may sample other metrics).
+struct PmDeviceEntry {
+    spool::PmDeviceRecord record;
+    size_t firstSample = 0;
+};
+
 // The records of (a stretch of) a spool, sorted by type, each kind in spool order. What depends on the order
 // of the whole spool (first process record, first signal, notes) is kept in order for the merge.
 struct Collected {
@@ -61,6 +68,8 @@ struct Collected {
     std::vector<spool::SourceRecord> sources;
     std::vector<KernelEntry> kernelTimestamps;
     std::vector<spool::EventRecord> signals;
+    std::vector<PmDeviceEntry> pmDevices;
+    std::vector<spool::PmSampleRecord> pmSamples;
     bool exitRecorded = false;
     struct Note {
         size_t line = 0;                     // 0: a NoteRecord; else the line (in the stretch) that was unreadable
@@ -80,6 +89,12 @@ struct Collected {
 // Reads the spool's complete lines: a line without its final '\n' was cut short by the end of the process. A
 // large spool is read in stretches on several threads, put back together in spool order.
 Collected CollectSpool(std::string_view spoolText, const AssemblyOptions& options, std::vector<std::deque<std::string>>* owned);
+
+// <out>.pmsampling.csv from the 'G' and 'H' records (spool_pm_sampling.cpp): nullopt when there are none. `session`
+// is the other files'; samples left out are counted in *problems.
+std::optional<PmSamplingFile> AssemblePmSampling(std::vector<PmDeviceEntry> devices,
+                                                 std::vector<spool::PmSampleRecord> samples, const SessionInfo& session,
+                                                 std::vector<std::string>* problems);
 
 // Calls, commands and device times are joined on (part, thread, call index); a key recorded twice keeps its
 // last record. Parts are numbered in the order of their names.

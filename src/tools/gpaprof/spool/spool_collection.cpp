@@ -26,6 +26,7 @@ void Reserve(std::string_view text, Collected* out) {
     out->markers.reserve(counts[static_cast<unsigned char>('M')]);
     out->sources.reserve(counts[static_cast<unsigned char>('S')]);
     out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')]);
+    out->pmSamples.reserve(counts[static_cast<unsigned char>('H')]);
 }
 
 // Reads the complete lines of `text` (each ends with '\n').
@@ -118,6 +119,10 @@ void Collect(std::string_view text, const AssemblyOptions* options, Collected* o
                             if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
                         } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
                             out->notes.push_back({0, std::move(r.message)});
+                        } else if constexpr (std::is_same_v<T, spool::PmDeviceRecord>) {
+                            out->pmDevices.push_back({std::move(r), out->pmSamples.size()});
+                        } else if constexpr (std::is_same_v<T, spool::PmSampleRecord>) {
+                            out->pmSamples.push_back(std::move(r));
                         }
                         // 'A', 'E', 'T' and 'Q' records were read above.
                     },
@@ -181,6 +186,7 @@ Collected CollectSpool(std::string_view spoolText, const AssemblyOptions& option
     reserve(&Collected::occupancy, &all.occupancy);
     reserve(&Collected::sources, &all.sources);
     reserve(&Collected::kernelTimestamps, &all.kernelTimestamps);
+    reserve(&Collected::pmSamples, &all.pmSamples);
     for (size_t i = 1; i < parts.size(); ++i) {
         Collected& part = parts[i];
         for (Collected::Note& note : part.notes) {
@@ -201,6 +207,9 @@ Collected CollectSpool(std::string_view spoolText, const AssemblyOptions& option
         Append(&all.sources, &part.sources);
         Append(&all.kernelTimestamps, &part.kernelTimestamps);
         Append(&all.signals, &part.signals);
+        for (PmDeviceEntry& device : part.pmDevices) device.firstSample += all.pmSamples.size();
+        Append(&all.pmDevices, &part.pmDevices);
+        Append(&all.pmSamples, &part.pmSamples);
         all.exitRecorded = all.exitRecorded || part.exitRecorded;
         owned->push_back(std::move(part.owned));  // the views of the merged records point into it
     }
