@@ -395,8 +395,8 @@ PM sampling (NVIDIA GPUs, CUDA 12.6 or newer; alone or with -t, -p, -O):
                            on that GPU is in the samples too. Writes <out>.pmsampling.csv, one row per
                            sample on the .atp's clock. One pass: a metric set that needs several passes is
                            refused, with the count. Cost: no kernel is serialised or replayed; a thread in
-                           the application decodes the samples and spools about 1 MB a second at 100us
-                           with the default set (the cost on the GPU: docs/pm_sampling.md).
+                           the application decodes the samples and spools about 1 MB a second per device
+                           at 100us with the default set (the cost on the GPU: docs/pm_sampling.md).
       --pm-metrics <a,b,...>
                            The metrics, as ncu names them (dram__bytes_read.sum), instead of the default set
                            (SM and graphics-engine activity, IPC, tensor pipes, DRAM, L2, PCIe and NVLink
@@ -437,8 +437,8 @@ Views (from the trace; -t is turned on for them):
                            existing files.)
 
 Other:
-      --check <files...>   Read .csv, .atp and .occupancy files and report every line that does not follow
-                           the layout (exit code 1 if any); nothing is run.
+      --check <files...>   Read .csv, .atp, .occupancy and .pmsampling.csv files and report every line that
+                           does not follow the layout (exit code 1 if any); nothing is run.
       --no-progress        No progress messages during long replays.
   -q, --quiet              Only errors on stderr.
       --keep-temp          Keep the spool directory (what the processes recorded) for inspection.

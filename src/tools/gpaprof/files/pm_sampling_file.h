@@ -2,10 +2,8 @@
 // layout of docs/profiler_files.md: "# Key=Value" header lines (the session's fields, the interval, one line per
 // device, the metrics asked for but not sampled), a column row "Device,StartNs,EndNs,Flags,<metric>..." and one
 // row per sample, fields joined by the list separator without spaces. Times are CPU-clock nanoseconds, the
-// .atp's clock. A value that is not known is NA, never 0.
-//
-// gpaprof does not write this file yet (the CUDA part's integration is pending); the layout, writer, reader and
-// the report's views are in place.
+// .atp's clock. A value that is not known is NA, never 0. gpaprof writes it from the spool's PM-sampling records
+// (spool/spool_pm_sampling.cpp).
 #pragma once
 
 #include <cstdint>
