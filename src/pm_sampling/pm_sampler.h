@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/cuda/cupti_host.h"
@@ -23,6 +24,14 @@ struct Sample {
     uint64_t gpuStartNs = 0, gpuEndNs = 0;  // the GPU's timer (the clock of CUPTI's activity records' device times)
     std::vector<double> values;             // Plan::metrics' values over the sample
     bool droppedBefore = false;             // samples before this one were lost (the hardware buffer filled)
+};
+
+// What decoding met, for the reports of a run (a buffer that overflowed, images that filled).
+struct DecodeStatistics {
+    uint64_t decodes = 0;         // cuptiPmSamplingDecodeData calls
+    uint64_t fullImages = 0;      // decodes that stopped because the counter data image was full
+    uint64_t overflows = 0;       // decodes that said the hardware buffer had overflowed (samples lost)
+    uint64_t samples = 0;         // samples taken out
 };
 
 struct SamplerOptions {
@@ -46,9 +55,21 @@ public:
     // Stops sampling and drains the rest.
     Outcome Stop();
     const std::vector<Sample>& samples() const { return samples_; }
+    // Hands the samples decoded so far to the caller, leaving none (for a reader that writes them out as it goes).
+    std::vector<Sample> TakeSamples() { return std::exchange(samples_, {}); }
+    const DecodeStatistics& statistics() const { return statistics_; }
+    int deviceIndex() const { return deviceIndex_; }
+
+    // A sample's time on CLOCK_MONOTONIC (the clock of gpaprof's files). CUPTI stamps samples on its own clock,
+    // which is CLOCK_REALTIME's on Linux (measured on H200s, docs/pm_sampling.md); the offset between the two is
+    // read again at every Drain, so a step of the wall clock moves only the samples after it. A sample whose time
+    // is already nearer CLOCK_MONOTONIC than CLOCK_REALTIME (a CUPTI that stamps with the activity API's
+    // timestamp callback) is kept as it is.
+    uint64_t ToMonotonicNs(uint64_t sampleNs) const;
 
 private:
     Sampler(const cuda::CuptiApi& api) : api_(api) {}
+    void ReadClocks();
     Outcome InitializeImage();
     Outcome TakeCompleted();  // evaluates the image's completed samples, then starts a fresh image
 
@@ -60,6 +81,10 @@ private:
     bool running_ = false;
     bool overflowed_ = false;  // the next sample taken follows lost ones
     std::vector<Sample> samples_;
+    DecodeStatistics statistics_;
+    int deviceIndex_ = 0;
+    int64_t realMinusMonotonicNs_ = 0;
+    uint64_t realtimeNs_ = 0, monotonicNs_ = 0;  // when the offset was read
 };
 
 }  // namespace gpa::pm_sampling

@@ -11,7 +11,7 @@
 #           on NVIDIA's OpenCL driver with its NVML counters, and the CPU counters of the machine's PoCL
 #   cuda    tools/device/gpu_cuda_tests.sh: CUDA backend known-answer tests, fixtures, samples
 #   pm-sampling  the PM-sampling engine's host and GPU tests (tests/gpu/pm_sampling: known DRAM writes sampled
-#           every 100 us; not in the default list: new, not yet run on a GPU)
+#           every 100 us, then at each of PM_INTERVALS ns; the samples' clock against the host's)
 #   gl      tools/device/gpu_gl_tests.sh: the OpenGL backend's tests on NVIDIA's EGL driver (not in the default
 #           list: the run must carry .gl/, see that script)
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
@@ -110,7 +110,15 @@ for part in $parts; do
       "$build/tests/pm_sampling/pm_sampling_tests" > "$dir/host.log" 2>&1
       "$build/tests/gpu/pm_sampling/gpu_pm_sampling_tests" > "$dir/gpu.log" 2>&1
       rc=$?
-      grep -hE "^FIGURE pm_sampling|^left out|Failure|^\[  (PASSED|FAILED|SKIPPED)" "$dir/host.log" "$dir/gpu.log" | tee -a "$summary"
+      # The smallest interval the hardware sustains: the known-answer test at shorter and shorter intervals.
+      for interval in ${PM_INTERVALS:-50000 20000 10000 5000 2000 1000 500}; do
+        OPENGPA_PM_INTERVAL_NS=$interval "$build/tests/gpu/pm_sampling/gpu_pm_sampling_tests" \
+          --gtest_filter='*KnownDram*' > "$dir/interval_$interval.log" 2>&1
+        echo "interval $interval ns: rc=$?" >> "$dir/intervals.txt"
+      done
+      grep -hE "^FIGURE pm_|^left out|Failure|^\[  (PASSED|FAILED|SKIPPED)" "$dir/host.log" "$dir/gpu.log" | tee -a "$summary"
+      grep -h "^FIGURE pm_sampling interval" "$dir"/interval_*.log | tee -a "$summary"
+      tee -a "$summary" < "$dir/intervals.txt"
       ;;
     cuda)
       OUT=$dir bash tools/device/gpu_cuda_tests.sh "$build" > "$dir/run.log" 2>&1

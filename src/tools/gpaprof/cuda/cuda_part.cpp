@@ -63,6 +63,9 @@ bool CudaPart::Initialize(std::string* problem) {
         wholeGraphs_ = config.graphProfiling == "graph";
     }
     symbols_ = config.sourceSymbols && config.trace;
+    if (config.pmSamplingIntervalNs > 0) {
+        pmSampling_ = std::make_unique<PmSamplingRecorder>(agent_, config.pmSamplingIntervalNs, config.pmMetrics);
+    }
     if (const char* diag = std::getenv("GPAPROF_CUDA_DIAG")) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
@@ -107,8 +110,10 @@ bool CudaPart::Initialize(std::string* problem) {
         memory_ = std::make_unique<DeviceMemoryMap>();
         if (method == ReplayMethod::Own) {
             replayer_ = std::make_unique<LaunchReplayer>(api_, memory_.get());
-            if (trace_) {
+            if (trace_ || config.pmSamplingIntervalNs > 0) {
                 replayer_->SetReplayObserver([this](bool replaying) {
+                    if (pmSampling_) replaying ? pmSampling_->ReplayBegins() : pmSampling_->ReplayEnds();
+                    if (!trace_) return;
                     const uint64_t now = ActivityNow();
                     std::lock_guard<std::mutex> lock(enqueueMutex_);
                     if (replaying) {
@@ -314,6 +319,15 @@ void CudaPart::Finish() {
                              static_cast<unsigned long long>(r.relaunches), r.shadowBytes / 1048576.0, r.beginNs / 1e6,
                              memory_->AllocationCount());
             }
+        }
+    }
+    if (first && pmSampling_) {
+        pmSampling_->Finish();
+        if (std::getenv("GPAPROF_CUDA_STATS")) {
+            const PmSamplingRecorder::Statistics s = pmSampling_->statistics();
+            std::fprintf(stderr, "gpaprof: PM sampling: %llu samples in %llu decodes (%.3f ms draining), %llu overflows\n",
+                         static_cast<unsigned long long>(s.samples), static_cast<unsigned long long>(s.decodes),
+                         s.drainNs / 1e6, static_cast<unsigned long long>(s.overflows));
         }
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be

@@ -52,6 +52,7 @@
 #include "tools/gpaprof/cuda/graph_programs.h"
 #include "tools/gpaprof/cuda/join_misses.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
+#include "tools/gpaprof/cuda/pm_sampling_recorder.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
 #include "tools/gpaprof/cuda/staged_launches.h"
 
@@ -314,6 +315,7 @@ private:
     }
     std::unordered_set<uint32_t> replayedKernels_;  // -t with -p: launches already reported
     ReplayWindows replayWindows_;                   // -t with own replay: when gpaprof ran kernels of its own
+    std::unique_ptr<PmSamplingRecorder> pmSampling_;  // --pm-sampling
     uint64_t ActivityNow() const {
         uint64_t now = 0;
         if (cpuClock_) return Agent::Now();

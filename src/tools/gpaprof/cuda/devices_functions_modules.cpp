@@ -184,6 +184,7 @@ void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data)
         uint32_t device = 0;
         if (api_->cuptiGetDeviceId && api_->cuptiGetDeviceId(data->context, &device) == CUPTI_SUCCESS && device < 64) {
             contextDevices_.fetch_or(uint64_t{1} << device, std::memory_order_relaxed);
+            if (pmSampling_) pmSampling_->UseDevice(device);
         } else {
             contextDevices_.fetch_or(~uint64_t{0}, std::memory_order_relaxed);  // unknown: as if several
         }

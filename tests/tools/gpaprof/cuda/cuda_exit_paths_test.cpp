@@ -69,6 +69,36 @@ TEST_F(GpaprofCuda, EveryExitPathKeepsEveryDispatchAndTheExitCode) {
     }
 }
 
+// The same ends with the kernels in CUDA graph launches (issue 33): node mode keeps the launches of a multi-pass
+// set for the end of a batch, and the last batch ends when the process does.
+TEST_F(GpaprofCuda, EveryExitPathKeepsTheNodesOfGraphLaunches) {
+    for (const ExitWay& way : kExitWays) {
+        if (way.launches != 30 || way.way == "static" || way.way == "reset") continue;
+        for (const std::vector<std::string>& mode : {std::vector<std::string>{"-p", "--counters", kEveryGpaCounter},
+                                                     std::vector<std::string>{"-t", "-p", "-O"}}) {
+            const std::string name = "graph_exit_" + way.way + "_" + std::to_string(mode.size());
+            SCOPED_TRACE(name);
+            std::vector<std::string> options = mode;
+            options.insert(options.end(), {"-o", name});
+            const Outcome run = Profile(options, {App("exit_paths"), "--way", way.way, "--launches", "30", "--graph",
+                                                  "--exit-code", std::to_string(way.exitCode)},
+                                        {{"GPAPROF_CRASH_BACKTRACE", "1"}});
+            EXPECT_EQ(run.exitCode, way.exitCode) << run.err;
+            ExpectNoCrashMessage(run);
+            const CsvFile csv = ReadCsv(name + ".csv");
+            EXPECT_EQ(csv.rows.size(), 30u) << run.err;
+            size_t measured = 0;
+            for (const DispatchRow& row : csv.rows) {
+                const CounterValue* wavefronts = Counter(row, "Wavefronts");
+                measured += wavefronts && wavefronts->kind != CounterValue::Kind::NotAvailable && wavefronts->integer == 4;
+            }
+            EXPECT_EQ(measured, 30u) << "every node row has its counters";
+            std::printf("FIGURE exit_graph way=%s mode=%zu exit=%d rows=%zu measured=%zu\n", way.way.c_str(), mode.size(),
+                        run.exitCode, csv.rows.size(), measured);
+        }
+    }
+}
+
 // The trace and occupancy of the same ends: every call's record and every kernel line.
 TEST_F(GpaprofCuda, EveryExitPathKeepsTheTrace) {
     for (const ExitWay& way : kExitWays) {

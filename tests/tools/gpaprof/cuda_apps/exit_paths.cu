@@ -1,7 +1,8 @@
 // Ends in one of the ways real programs end, right after launching kernels, without synchronising, freeing or
 // resetting anything unless the way says so: gpaprof must write every dispatch and keep the exit code.
 //
-//   exit_paths --way W [--launches N] [--exit-code C] [--count-file F] [--probe]
+//   exit_paths --way W [--launches N] [--exit-code C] [--count-file F] [--graph] [--probe]
+//     --graph      the kernels are the 5 nodes of a CUDA graph (made by stream capture), launched N / 5 times
 //     return       copies one result back, prints it and returns C from main
 //     exit         ... calls exit(C)
 //     _exit        ... cudaDeviceSynchronize, then _exit(C) (no atexit handler, no static destructor runs)
@@ -31,8 +32,24 @@ __global__ void add_one(int* counter) { atomicAdd(counter, 1); }
 namespace {
 
 int* g_counter = nullptr;
+cudaStream_t g_stream = nullptr;
+cudaGraphExec_t g_graph = nullptr;  // --graph
+constexpr int kGraphNodes = 5;
+
+void MakeGraph() {
+    CHECK(cudaStreamCreate(&g_stream));
+    cudaGraph_t graph = nullptr;
+    CHECK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeThreadLocal));
+    for (int n = 0; n < kGraphNodes; ++n) add_one<<<2, 64, 0, g_stream>>>(g_counter);
+    CHECK(cudaStreamEndCapture(g_stream, &graph));
+    CHECK(cudaGraphInstantiate(&g_graph, graph, 0));
+}
 
 void Launch(int count) {
+    if (g_graph) {
+        for (int l = 0; l < count / kGraphNodes; ++l) CHECK(cudaGraphLaunch(g_graph, g_stream));
+        return;
+    }
     for (int l = 0; l < count; ++l) {
         add_one<<<2, 64>>>(g_counter);
         CHECK_LAUNCH();
@@ -70,6 +87,7 @@ int main(int argc, char** argv) {
     const int code = IntArgument(argc, argv, "--exit-code", 0);
     CHECK(cudaMalloc(&g_counter, sizeof(int)));
     CHECK(cudaMemset(g_counter, 0, sizeof(int)));
+    if (HasArgument(argc, argv, "--graph")) MakeGraph();
 
     if (way == "thread") {
         const char* path = StringArgument(argc, argv, "--count-file", "launched.count");

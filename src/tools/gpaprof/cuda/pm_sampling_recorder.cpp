@@ -1,0 +1,176 @@
+#include "tools/gpaprof/cuda/pm_sampling_recorder.h"
+
+#include <chrono>
+
+#include "backends/cuda/cuda_driver_loader.h"
+#include "backends/cuda/cupti_loader.h"
+#include "tools/gpaprof/spool/spool_records.h"
+
+namespace gpaprof::cuda {
+namespace {
+
+// How often the samplers' hardware buffers are emptied: at the smallest interval (docs/pm_sampling.md) and the
+// default set, 64 MiB of buffer hold far more than this.
+constexpr auto kDrainPeriod = std::chrono::milliseconds(20);
+// How long the application's first context on a device waits for its sampler to start.
+constexpr auto kStartWait = std::chrono::seconds(3);
+
+}  // namespace
+
+PmSamplingRecorder::PmSamplingRecorder(agent::Agent* agent, uint64_t intervalNs, std::vector<std::string> metrics)
+    : agent_(agent), intervalNs_(intervalNs), metrics_(std::move(metrics)) {
+    if (metrics_.empty()) metrics_ = gpa::pm_sampling::DefaultMetrics();
+    thread_ = std::thread([this] { Run(); });
+}
+
+PmSamplingRecorder::~PmSamplingRecorder() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finishing_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void PmSamplingRecorder::UseDevice(uint32_t ordinal) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (finishing_ || !named_.insert(ordinal).second) return;
+    pending_.push_back(ordinal);
+    wake_.notify_all();
+    // The application waits until the sampler runs, so that its first work on the device is in the samples;
+    // not forever: should CUPTI hold a lock of its own in this callback that the start needs, the start goes on
+    // after the application does.
+    started_.wait_for(lock, kStartWait, [this, ordinal] { return finishing_ || settled_.count(ordinal) > 0; });
+}
+
+void PmSamplingRecorder::ReplayBegins() {
+    std::lock_guard<std::mutex> lock(replaysMutex_);
+    replays_.Open(agent::Agent::Now());
+}
+
+void PmSamplingRecorder::ReplayEnds() {
+    std::lock_guard<std::mutex> lock(replaysMutex_);
+    replays_.Close(agent::Agent::Now());
+}
+
+void PmSamplingRecorder::Run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!finishing_) {
+        wake_.wait_for(lock, kDrainPeriod, [this] { return finishing_ || !pending_.empty(); });
+        if (finishing_) break;
+        StartPending();
+        DrainAll();
+    }
+}
+
+void PmSamplingRecorder::StartPending() {
+    if (pending_.empty()) return;
+    const gpa::cuda::CuptiApi* cupti = nullptr;
+    const gpa::Outcome loaded = gpa::cuda::LoadCupti(&cupti);
+    const gpa::cuda::DriverApi* driver = nullptr;
+    gpa::cuda::LoadDriver(&driver);
+    for (const uint32_t ordinal : std::exchange(pending_, {})) {
+        struct Settled {  // the device's start has ended, well or not: UseDevice stops waiting
+            PmSamplingRecorder* recorder;
+            uint32_t ordinal;
+            ~Settled() {
+                recorder->settled_.insert(ordinal);
+                recorder->started_.notify_all();
+            }
+        } settled{this, ordinal};
+        if (!loaded.ok()) {
+            agent_->Note("--pm-sampling: device " + std::to_string(ordinal) + " is not sampled: " + loaded.reason());
+            continue;
+        }
+        gpa::pm_sampling::SamplerOptions options;
+        options.intervalNs = intervalNs_;
+        auto device = std::make_unique<Device>();
+        device->ordinal = ordinal;
+        const gpa::Outcome started =
+            gpa::pm_sampling::Sampler::Start(*cupti, static_cast<int>(ordinal), metrics_, options, &device->sampler);
+        if (!started.ok()) {
+            agent_->Note("--pm-sampling: device " + std::to_string(ordinal) + " is not sampled: " + started.reason());
+            continue;
+        }
+        spool::PmDeviceRecord record;
+        record.device = ordinal;
+        char name[256] = {};
+        CUdevice handle = 0;
+        if (driver && driver->cuDeviceGet(&handle, static_cast<int>(ordinal)) == CUDA_SUCCESS &&
+            driver->cuDeviceGetName(name, sizeof name, handle) == CUDA_SUCCESS) {
+            record.name = name;
+        }
+        const gpa::pm_sampling::Plan& plan = device->sampler->plan();
+        record.chip = plan.chip;
+        record.intervalNs = intervalNs_;
+        record.metrics = plan.metrics;
+        record.leftOut = plan.leftOut;
+        agent_->Write(record);
+        devices_.push_back(std::move(device));
+    }
+}
+
+void PmSamplingRecorder::Drain(Device* device) {
+    const auto begun = std::chrono::steady_clock::now();
+    gpa::pm_sampling::Sampler& sampler = *device->sampler;
+    const gpa::Outcome drained = sampler.Drain();
+    std::vector<gpa::pm_sampling::Sample> samples = sampler.TakeSamples();
+    std::string lines;
+    std::lock_guard<std::mutex> replaysLock(replaysMutex_);
+    for (const gpa::pm_sampling::Sample& sample : samples) {
+        const uint64_t start = sampler.ToMonotonicNs(sample.gpuStartNs), end = sampler.ToMonotonicNs(sample.gpuEndNs);
+        if (end < start || start < device->lastEndNs) continue;  // never made up: a sample out of order is left out
+        device->lastEndNs = end;
+        // Non-finite values (a ratio over an empty sample) are written as NA.
+        spool::EncodePmSampleLine(device->ordinal, start, end, sample.droppedBefore, replays_.Overlaps(start, end),
+                                  sample.values, &lines);
+        if (lines.size() > (1u << 20)) {
+            agent_->WriteEncoded(lines);
+            lines.clear();
+        }
+    }
+    if (!lines.empty()) agent_->WriteEncoded(lines);
+    statistics_.samples += samples.size();
+    statistics_.drainNs += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begun).count());
+    if (!drained.ok()) agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": " + drained.reason());
+}
+
+void PmSamplingRecorder::DrainAll() {
+    for (auto& device : devices_) Drain(device.get());
+}
+
+void PmSamplingRecorder::Finish() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (finished_) return;
+        finished_ = true;
+        finishing_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    std::lock_guard<std::mutex> lock(mutex_);
+    StartPending();
+    for (auto& device : devices_) {
+        const gpa::Outcome stopped = device->sampler->Stop();
+        if (!stopped.ok()) agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": " + stopped.reason());
+        Drain(device.get());
+        const gpa::pm_sampling::DecodeStatistics& s = device->sampler->statistics();
+        statistics_.overflows += s.overflows;
+        statistics_.decodes += s.decodes;
+        if (s.overflows > 0) {
+            agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": the hardware buffer filled " +
+                         std::to_string(s.overflows) + " time(s); the samples after each gap are marked dropped-before "
+                         "(a longer interval or fewer metrics lose none)");
+        }
+        // Left alive on purpose (see the header): disabling PM sampling would finalize CUPTI.
+        static_cast<void>(device->sampler.release());
+    }
+}
+
+PmSamplingRecorder::Statistics PmSamplingRecorder::statistics() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return statistics_;
+}
+
+}  // namespace gpaprof::cuda

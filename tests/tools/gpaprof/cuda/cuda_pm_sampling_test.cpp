@@ -1,0 +1,135 @@
+// gpaprof --pm-sampling on a GPU (issue 35): cuda_apps/known_dram_writes runs three kernels of 40 GiB of DRAM writes
+// each, 20 ms apart. The samples must hold those bytes where the .atp puts the kernels (both files on one clock),
+// with -p (samples taken while gpaprof replayed are marked `replay`) and alone. Skips, saying why, without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gpaprof_cuda_fixture.h"
+#include "tools/gpaprof/files/pm_sampling_file.h"
+
+namespace gpaprof {
+namespace {
+
+constexpr double kKernelBytes = 40.0 * (1ull << 30);
+
+struct Window {
+    uint64_t start = 0, end = 0;
+};
+
+std::vector<Window> WriteKernels(const AtpFile& atp) {
+    std::vector<Window> kernels;
+    if (const ApiTracePart* cuda = CudaPart(atp)) {
+        for (const KernelTimestamp& kernel : cuda->kernelTimestamps) {
+            if (kernel.kernelName.find("WriteAll") != std::string::npos) kernels.push_back({kernel.start, kernel.end});
+        }
+    }
+    return kernels;
+}
+
+size_t Column(const PmSamplingFile& file, const std::string& metric) {
+    return std::find(file.metrics.begin(), file.metrics.end(), metric) - file.metrics.begin();
+}
+
+// The bytes of the samples inside [window.start, window.end), each sample counted by the share of it inside.
+double BytesInside(const PmSamplingFile& file, size_t column, const Window& window, bool withReplays) {
+    double bytes = 0;
+    for (const PmSample& sample : file.rows) {
+        if (sample.device != 0 || (sample.replay && !withReplays) || !sample.values[column]) continue;
+        const uint64_t from = std::max(sample.startNs, window.start), to = std::min(sample.endNs, window.end);
+        if (to <= from || sample.endNs == sample.startNs) continue;
+        bytes += *sample.values[column] * double(to - from) / double(sample.endNs - sample.startNs);
+    }
+    return bytes;
+}
+
+// Where the samples first see the kernel's writes: the start of the first sample near it with a quarter of the
+// busiest sample's bytes, minus the kernel's start (ns).
+long long BusyFrom(const PmSamplingFile& file, size_t column, const Window& window, uint64_t reach) {
+    double peak = 0;
+    for (const PmSample& sample : file.rows) {
+        if (sample.device == 0 && sample.values[column] && sample.endNs + reach > window.start && sample.startNs < window.end + reach) {
+            peak = std::max(peak, *sample.values[column]);
+        }
+    }
+    for (const PmSample& sample : file.rows) {
+        if (sample.device == 0 && sample.values[column] && sample.endNs + reach > window.start &&
+            sample.startNs < window.end + reach && *sample.values[column] > peak / 4) {
+            return (long long)sample.startNs - (long long)window.start;
+        }
+    }
+    return LLONG_MAX;
+}
+
+TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
+    const Outcome run = Profile({"-t", "--pm-sampling=20us", "-o", "pm_trace"}, {App("known_dram_writes")},
+                                {{"GPAPROF_CUDA_STATS", "1"}});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_trace.pmsampling.csv"));
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const PmSamplingFile& file = parsed.file;
+    EXPECT_EQ(file.intervalNs, 20000u);
+    ASSERT_FALSE(file.devices.empty());
+    const size_t write = Column(file, "dram__bytes_write.sum");
+    ASSERT_LT(write, file.metrics.size());
+    const std::vector<Window> kernels = WriteKernels(ReadAtp("pm_trace.atp"));
+    ASSERT_EQ(kernels.size(), 3u);
+    size_t dropped = 0;
+    for (const PmSample& sample : file.rows) dropped += sample.droppedBefore;
+    EXPECT_EQ(dropped, 0u);
+    for (const Window& kernel : kernels) {
+        const double inside = BytesInside(file, write, kernel, true);
+        const long long from = BusyFrom(file, write, kernel, 1000000);
+        std::printf("FIGURE pm_gpaprof mode=t kernel_ns=%llu inside_ratio=%.4f busy_from_ns=%lld samples=%zu\n",
+                    (unsigned long long)(kernel.end - kernel.start), inside / kKernelBytes, from, file.rows.size());
+        EXPECT_NEAR(inside / kKernelBytes, 1.0, 0.05);
+        EXPECT_LE(std::llabs(from), 50000) << "the samples see the kernel where the trace has it";
+    }
+}
+
+// With counters (-p, a set of several passes: gpaprof replays each kernel): the samples of the replays are marked,
+// and the rows and the samples are both there (the range profiler and the PM sampler on one device).
+TEST_F(GpaprofCuda, PmSamplingBesideCountersMarksTheReplays) {
+    const Outcome run = Profile({"-t", "-p", "--counters", kMultiPassCounters, "--pm-sampling", "-o", "pm_counters"},
+                                {App("known_dram_writes")}, {{"GPAPROF_CUDA_STATS", "1"}});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(ReadCsv("pm_counters.csv").rows.size(), 3u) << run.err;
+    const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_counters.pmsampling.csv"));
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const PmSamplingFile& file = parsed.file;
+    EXPECT_EQ(file.intervalNs, 100000u) << "the default interval";
+    size_t replay = 0;
+    for (const PmSample& sample : file.rows) replay += sample.replay;
+    const size_t write = Column(file, "dram__bytes_write.sum");
+    ASSERT_LT(write, file.metrics.size());
+    double applicationBytes = 0, replayBytes = 0;
+    for (const PmSample& sample : file.rows) {
+        if (sample.values[write]) (sample.replay ? replayBytes : applicationBytes) += *sample.values[write];
+    }
+    std::printf("FIGURE pm_gpaprof mode=tp samples=%zu replay_samples=%zu application_bytes_ratio=%.4f "
+                "replay_bytes_ratio=%.4f (of the 3 kernels' 120 GiB)\n",
+                file.rows.size(), replay, applicationBytes / (3 * kKernelBytes), replayBytes / (3 * kKernelBytes));
+    EXPECT_GT(replay, 0u) << "gpaprof replayed each kernel: those samples are marked";
+    EXPECT_GT(replayBytes, 3 * kKernelBytes * 0.9) << "the replays wrote the kernels' bytes again, at least once each";
+}
+
+// --pm-sampling alone: no trace, no counters, only the samples.
+TEST_F(GpaprofCuda, PmSamplingAlone) {
+    const Outcome run = Profile({"--pm-sampling=50us", "-o", "pm_alone"}, {App("known_dram_writes"), "--kernels", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_alone.pmsampling.csv"));
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const size_t write = Column(parsed.file, "dram__bytes_write.sum");
+    ASSERT_LT(write, parsed.file.metrics.size());
+    double bytes = 0;
+    for (const PmSample& sample : parsed.file.rows) bytes += sample.values[write].value_or(0);
+    std::printf("FIGURE pm_gpaprof mode=alone samples=%zu bytes_ratio=%.4f (1 kernel of 40 GiB and a 1 GiB memset)\n",
+                parsed.file.rows.size(), bytes / (kKernelBytes + (1ull << 30)));
+    EXPECT_NEAR(bytes / (kKernelBytes + (1ull << 30)), 1.0, 0.05);
+}
+
+}  // namespace
+}  // namespace gpaprof
