@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace gpa::pm_sampling {
 namespace {
@@ -14,6 +15,11 @@ uint64_t Now(clockid_t clock) {
 }
 
 uint64_t Distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+using Clock = std::chrono::steady_clock;
+uint64_t Since(Clock::time_point begun) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - begun).count());
+}
 
 }  // namespace
 
@@ -59,6 +65,7 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     }
     made->object_ = enable.pPmSamplingObject;
     made->deviceIndex_ = deviceIndex;
+    made->intervalNs_ = options.intervalNs;
     // What the device can collect now (another profiler may hold some units).
     std::vector<uint8_t> availability;
     auto size = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
@@ -87,8 +94,13 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     config.samplingInterval = options.intervalNs;
     // Nanoseconds of a fixed clock (GA10x and later); GA100 and Turing count SYSCLK cycles, which vary.
     config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
-    config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
     if (const CUptiResult r = api.cuptiPmSamplingSetConfig(&config); r != CUPTI_SUCCESS) {
+        if (r == CUPTI_ERROR_HARDWARE_BUSY) {
+            const std::string what = "cuptiPmSamplingSetConfig: another process or tool samples or profiles device " +
+                                     std::to_string(deviceIndex) + " (PM sampling is device-wide: one at a time)";
+            return api.Failure(what.c_str(), r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+        }
         return api.Failure("cuptiPmSamplingSetConfig (an interval in nanoseconds needs GA10x or later)", r,
                            GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     }
@@ -103,6 +115,7 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
         return api.Failure("cuptiPmSamplingGetCounterDataSize", r);
     }
     made->image_.assign(dataSize.counterDataSize, 0);
+    made->statistics_.imageBytes = made->image_.size();
     if (Outcome o = made->InitializeImage(); !o.ok()) return o;
     auto start = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     start.pPmSamplingObject = made->object_;
@@ -129,7 +142,7 @@ Sampler::~Sampler() {
 }
 
 Outcome Sampler::InitializeImage() {
-    std::fill(image_.begin(), image_.end(), uint8_t{0});
+    const auto begun = Clock::now();
     auto init = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
     init.pPmSamplingObject = object_;
     init.counterDataSize = image_.size();
@@ -137,6 +150,7 @@ Outcome Sampler::InitializeImage() {
     if (const CUptiResult r = api_.cuptiPmSamplingCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
         return api_.Failure("cuptiPmSamplingCounterDataImageInitialize", r);
     }
+    statistics_.initializeNs += Since(begun);
     return Outcome::Ok();
 }
 
@@ -159,7 +173,17 @@ Outcome Sampler::TakeCompleted() {
         Sample sample;
         sample.gpuStartNs = sampleInfo.startTimestamp;
         sample.gpuEndNs = sampleInfo.endTimestamp;
-        if (Outcome o = host_->Evaluate(image_, i, plan_.metrics, &sample.values); !o.ok()) return o;
+        // A session's first sample can reach back to the configuration, long before the start (1.5 s seen on an
+        // H200, its counts from a time the monitors were not set to count): left out when longer than two intervals.
+        const bool leading = std::exchange(first_, false);
+        if (leading && sample.gpuEndNs - sample.gpuStartNs > 2 * intervalNs_) {
+            ++statistics_.leadingDropped;
+            continue;
+        }
+        const auto begun = Clock::now();
+        const Outcome evaluated = host_->Evaluate(image_, i, plan_.metrics, &sample.values);
+        statistics_.evaluateNs += Since(begun);
+        if (!evaluated.ok()) return evaluated;
         sample.droppedBefore = overflowed_;
         overflowed_ = false;
         samples_.push_back(std::move(sample));
@@ -176,7 +200,9 @@ Outcome Sampler::Drain() {
         decode.pPmSamplingObject = object_;
         decode.pCounterDataImage = image_.data();
         decode.counterDataImageSize = image_.size();
+        const auto begun = Clock::now();
         const CUptiResult r = api_.cuptiPmSamplingDecodeData(&decode);
+        statistics_.decodeNs += Since(begun);
         ++statistics_.decodes;
         if (r == CUPTI_ERROR_OUT_OF_MEMORY || decode.overflow) {
             overflowed_ = true;

@@ -2,9 +2,11 @@
 // interval into a hardware buffer, decoded into timestamped samples of a Plan's metrics. Device-wide: every
 // context's and every process's work on the GPU is in the samples. Needs the CUDA driver initialised (cuInit).
 //
-// The hardware buffer is drained by Drain() (call it often enough that the buffer does not fill: at 100 us and
-// the default set, 64 MiB hold several seconds) and at Stop(). A buffer that filled before it was drained loses
-// the samples that did not fit: the next sample kept says so (droppedBefore), nothing is made up.
+// The hardware buffer is a ring (CUPTI's KEEP_LATEST mode) drained by Drain() (call it often enough that the
+// ring does not wrap: on GH100 a sample of the default set takes about 19 KB of it, so 64 MiB hold about 3,500
+// samples, 0.35 s at 100 us) and at Stop(). Samples overwritten before they were drained are lost: the next sample
+// kept says so (droppedBefore), nothing is made up. (In KEEP_OLDEST mode the buffer does not take new records once
+// it has filled, even after they were decoded: measured on an H200, 2026-11-28.)
 #pragma once
 
 #include <cstdint>
@@ -32,12 +34,15 @@ struct DecodeStatistics {
     uint64_t fullImages = 0;      // decodes that stopped because the counter data image was full
     uint64_t overflows = 0;       // decodes that said the hardware buffer had overflowed (samples lost)
     uint64_t samples = 0;         // samples taken out
+    uint64_t leadingDropped = 0;  // a session's first sample, left out when it spans more than two intervals
+    uint64_t decodeNs = 0, evaluateNs = 0, initializeNs = 0;  // host time in each step
+    size_t imageBytes = 0;        // the counter data image
 };
 
 struct SamplerOptions {
     uint64_t intervalNs = 100000;                 // 100 us
     size_t hardwareBufferBytes = 64ull << 20;     // where the device writes raw samples until they are decoded
-    uint32_t samplesPerImage = 4096;              // decoded at a time
+    uint32_t samplesPerImage = 1024;              // decoded at a time
 };
 
 class Sampler {
@@ -80,9 +85,11 @@ private:
     std::vector<uint8_t> image_;
     bool running_ = false;
     bool overflowed_ = false;  // the next sample taken follows lost ones
+    bool first_ = true;        // the next sample taken is the session's first
     std::vector<Sample> samples_;
     DecodeStatistics statistics_;
     int deviceIndex_ = 0;
+    uint64_t intervalNs_ = 0;
     int64_t realMinusMonotonicNs_ = 0;
     uint64_t realtimeNs_ = 0, monotonicNs_ = 0;  // when the offset was read
 };

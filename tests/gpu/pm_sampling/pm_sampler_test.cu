@@ -60,6 +60,11 @@ long long TimerMinus(clockid_t clock, unsigned long long* timer, long long* brac
     return best;
 }
 
+uint32_t SamplesPerImage() {
+    const char* text = std::getenv("OPENGPA_PM_SAMPLES_PER_IMAGE");
+    return text && *text ? static_cast<uint32_t>(std::strtoul(text, nullptr, 10)) : gpa::pm_sampling::SamplerOptions{}.samplesPerImage;
+}
+
 uint64_t IntervalNs() {
     const char* text = std::getenv("OPENGPA_PM_INTERVAL_NS");
     return text && *text ? std::strtoull(text, nullptr, 10) : 100000;
@@ -97,6 +102,7 @@ TEST(PmSampler, KnownDramWritesAtTheRightTime) {
     std::unique_ptr<gpa::pm_sampling::Sampler> sampler;
     gpa::pm_sampling::SamplerOptions options;
     options.intervalNs = IntervalNs();
+    options.samplesPerImage = SamplesPerImage();
     const gpa::Outcome started = gpa::pm_sampling::Sampler::Start(*api, 0, gpa::pm_sampling::DefaultMetrics(), options, &sampler);
     ASSERT_TRUE(started.ok()) << started.reason();
     for (const std::string& why : sampler->plan().leftOut) std::printf("left out: %s\n", why.c_str());
@@ -154,12 +160,14 @@ TEST(PmSampler, KnownDramWritesAtTheRightTime) {
     const double expected = double(bytes) * repeats;
     const gpa::pm_sampling::DecodeStatistics& stats = sampler->statistics();
     std::printf("FIGURE pm_sampling interval_ns=%llu samples=%zu median_interval_ns=%llu dropped=%zu long=%zu "
-                "decodes=%llu full_images=%llu overflows=%llu dram_write_sum=%.0f expected=%.0f ratio=%.4f "
+                "decodes=%llu full_images=%llu overflows=%llu leading_dropped=%llu per_image=%u image_bytes=%zu "
+                "decode_ms=%.3f evaluate_ms=%.3f initialize_ms=%.3f dram_write_sum=%.0f expected=%.0f ratio=%.4f "
                 "inside_kernel=%.0f kernel_ns=%llu busy_from=%lld busy_to=%lld (ns from the kernel's start/end; "
                 "timer offset read within %lld ns)\n",
                 (unsigned long long)options.intervalNs, samples.size(), (unsigned long long)interval, dropped, long_,
                 (unsigned long long)stats.decodes, (unsigned long long)stats.fullImages,
-                (unsigned long long)stats.overflows, total, expected, total / expected, inside,
+                (unsigned long long)stats.overflows, (unsigned long long)stats.leadingDropped, options.samplesPerImage,
+                stats.imageBytes, stats.decodeNs / 1e6, stats.evaluateNs / 1e6, stats.initializeNs / 1e6, total, expected, total / expected, inside,
                 (unsigned long long)(last - first), (long long)(busyFirst - first), (long long)(busyLast - last), bracket);
     for (size_t m = 0; m < metrics.size(); ++m) {
         double sum = 0, most = 0;

@@ -325,9 +325,12 @@ void CudaPart::Finish() {
         pmSampling_->Finish();
         if (std::getenv("GPAPROF_CUDA_STATS")) {
             const PmSamplingRecorder::Statistics s = pmSampling_->statistics();
-            std::fprintf(stderr, "gpaprof: PM sampling: %llu samples in %llu decodes (%.3f ms draining), %llu overflows\n",
+            std::fprintf(stderr,
+                         "gpaprof: PM sampling: %llu samples in %llu decodes, %llu overflows, %llu leading samples left "
+                         "out; %.3f ms draining (decode %.3f, evaluate %.3f, image initialisation %.3f)\n",
                          static_cast<unsigned long long>(s.samples), static_cast<unsigned long long>(s.decodes),
-                         s.drainNs / 1e6, static_cast<unsigned long long>(s.overflows));
+                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.leadingDropped),
+                         s.drainNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6, s.initializeNs / 1e6);
         }
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be

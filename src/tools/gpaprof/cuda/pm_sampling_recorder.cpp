@@ -158,10 +158,14 @@ void PmSamplingRecorder::Finish() {
         const gpa::pm_sampling::DecodeStatistics& s = device->sampler->statistics();
         statistics_.overflows += s.overflows;
         statistics_.decodes += s.decodes;
+        statistics_.decodeNs += s.decodeNs;
+        statistics_.evaluateNs += s.evaluateNs;
+        statistics_.initializeNs += s.initializeNs;
+        statistics_.leadingDropped += s.leadingDropped;
         if (s.overflows > 0) {
-            agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": the hardware buffer filled " +
-                         std::to_string(s.overflows) + " time(s); the samples after each gap are marked dropped-before "
-                         "(a longer interval or fewer metrics lose none)");
+            agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": samples were overwritten in the "
+                         "hardware buffer before gpaprof read them, " + std::to_string(s.overflows) + " time(s); the "
+                         "sample after each gap is marked dropped-before (a longer interval or fewer metrics lose none)");
         }
         // Left alive on purpose (see the header): disabling PM sampling would finalize CUPTI.
         static_cast<void>(device->sampler.release());

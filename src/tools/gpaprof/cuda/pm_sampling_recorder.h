@@ -42,7 +42,8 @@ public:
     void Finish();
 
     struct Statistics {
-        uint64_t samples = 0, overflows = 0, decodes = 0, drainNs = 0;
+        uint64_t samples = 0, overflows = 0, decodes = 0, drainNs = 0, decodeNs = 0, evaluateNs = 0, initializeNs = 0,
+                 leadingDropped = 0;
     };
     Statistics statistics();
 

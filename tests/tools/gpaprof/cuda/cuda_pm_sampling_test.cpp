@@ -79,6 +79,12 @@ TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
     ASSERT_EQ(kernels.size(), 3u);
     size_t dropped = 0;
     for (const PmSample& sample : file.rows) dropped += sample.droppedBefore;
+    if (!file.rows.empty()) {
+        std::printf("FIGURE pm_gpaprof samples_from=%llu samples_to=%llu kernels_at=%llu,%llu,%llu (CLOCK_MONOTONIC ns)\n",
+                    (unsigned long long)file.rows.front().startNs, (unsigned long long)file.rows.back().endNs,
+                    (unsigned long long)kernels[0].start, (unsigned long long)kernels[1].start,
+                    (unsigned long long)kernels[2].start);
+    }
     EXPECT_EQ(dropped, 0u);
     for (const Window& kernel : kernels) {
         const double inside = BytesInside(file, write, kernel, true);
