@@ -66,6 +66,8 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     made->object_ = enable.pPmSamplingObject;
     made->deviceIndex_ = deviceIndex;
     made->intervalNs_ = options.intervalNs;
+    made->hardwareBufferBytes_ = options.hardwareBufferBytes;
+    made->samplesPerImage_ = options.samplesPerImage;
     // What the device can collect now (another profiler may hold some units).
     std::vector<uint8_t> availability;
     auto size = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
@@ -173,18 +175,28 @@ Outcome Sampler::TakeCompleted() {
         Sample sample;
         sample.gpuStartNs = sampleInfo.startTimestamp;
         sample.gpuEndNs = sampleInfo.endTimestamp;
-        // A session's first sample can reach back to the configuration, long before the start (1.5 s seen on an
-        // H200, its counts from a time the monitors were not set to count): left out when longer than two intervals.
-        const bool leading = std::exchange(first_, false);
-        if (leading && sample.gpuEndNs - sample.gpuStartNs > 2 * intervalNs_) {
-            ++statistics_.leadingDropped;
+        // A sample longer than two intervals spans time the monitors were not sampled: a session's first reaches
+        // back to the configuration (1.5 s seen), and at 10 us or less under load the sampler skips whole spans and
+        // the sample after the skip covers it with counts of nearly nothing (a 47 ms sample across a kernel that
+        // wrote 40 GiB, 0 bytes: H200, 2026-11-28). Its counts are not the span's: it is left out, and the next
+        // sample says that samples are missing before it. So does a sample that starts after a hole.
+        if (sample.gpuEndNs - sample.gpuStartNs > 2 * intervalNs_) {
+            ++statistics_.longDropped;
+            overflowed_ = true;
             continue;
         }
+        if (lastEndNs_ != 0 && sample.gpuStartNs > lastEndNs_ + intervalNs_ / 2) {
+            overflowed_ = true;
+            ++statistics_.holes;
+        }
+        lastEndNs_ = sample.gpuEndNs;
         const auto begun = Clock::now();
         const Outcome evaluated = host_->Evaluate(image_, i, plan_.metrics, &sample.values);
         statistics_.evaluateNs += Since(begun);
         if (!evaluated.ok()) return evaluated;
-        sample.droppedBefore = overflowed_;
+        // Not for the session's first sample: nothing was taken before it.
+        sample.droppedBefore = overflowed_ && !std::exchange(first_, false);
+        first_ = false;
         overflowed_ = false;
         samples_.push_back(std::move(sample));
         ++statistics_.samples;
@@ -195,7 +207,16 @@ Outcome Sampler::TakeCompleted() {
 Outcome Sampler::Drain() {
     // Decode until the hardware buffer is empty; a full image is evaluated and decoding goes on into a fresh one.
     ReadClocks();
+    const auto drainBegun = Clock::now();
+    bool restarted = false;
     for (int round = 0; round < 1 << 16; ++round) {
+        // Still decoding after a quarter of the time the ring holds: the device writes samples faster than they
+        // are decoded (about 70 us of host time per sample of the default set on an H200's host), and the ring
+        // would soon overwrite what is being read. Stop, take what the ring holds, start again: a hole, marked.
+        if (running_ && !restarted && Since(drainBegun) > RingNs() / 4) {
+            if (Outcome o = Restart(); !o.ok()) return o;
+            restarted = true;
+        }
         auto decode = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
         decode.pPmSamplingObject = object_;
         decode.pCounterDataImage = image_.data();
@@ -214,6 +235,31 @@ Outcome Sampler::Drain() {
         if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) return Outcome::Ok();
     }
     return Fail(GPA_STATUS_ERROR_FAILED, "cuptiPmSamplingDecodeData kept saying the counter data image is full");
+}
+
+uint64_t Sampler::RingNs() const {
+    const size_t bytesPerSample = std::max<size_t>(1, statistics_.imageBytes / std::max<uint32_t>(1, samplesPerImage_));
+    return hardwareBufferBytes_ / bytesPerSample * intervalNs_;
+}
+
+Outcome Sampler::Restart() {
+    ++statistics_.restarts;
+    auto stop = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Stop_Params);
+    stop.pPmSamplingObject = object_;
+    if (const CUptiResult r = api_.cuptiPmSamplingStop(&stop); r != CUPTI_SUCCESS) {
+        running_ = false;
+        return api_.Failure("cuptiPmSamplingStop", r);
+    }
+    running_ = false;
+    if (Outcome o = Drain(); !o.ok()) return o;
+    auto start = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
+    start.pPmSamplingObject = object_;
+    if (const CUptiResult r = api_.cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
+        return api_.Failure("cuptiPmSamplingStart (again, after the decoding fell behind)", r);
+    }
+    running_ = true;
+    overflowed_ = true;
+    return Outcome::Ok();
 }
 
 Outcome Sampler::Stop() {

@@ -3,9 +3,10 @@
 // context's and every process's work on the GPU is in the samples. Needs the CUDA driver initialised (cuInit).
 //
 // The hardware buffer is a ring (CUPTI's KEEP_LATEST mode) drained by Drain() (call it often enough that the
-// ring does not wrap: on GH100 a sample of the default set takes about 19 KB of it, so 64 MiB hold about 3,500
-// samples, 0.35 s at 100 us) and at Stop(). Samples overwritten before they were drained are lost: the next sample
-// kept says so (droppedBefore), nothing is made up. (In KEEP_OLDEST mode the buffer does not take new records once
+// ring does not wrap: on GH100 a sample of the default set takes about 19 KB of it, so 256 MiB hold about 14,000
+// samples, 1.4 s at 100 us) and at Stop(). When decoding falls behind the device, the sampler is stopped, drained
+// and started again (a hole in the samples, marked). Samples missing for any reason are not made up: the next
+// sample kept says so (droppedBefore). (In KEEP_OLDEST mode the buffer does not take new records once
 // it has filled, even after they were decoded: measured on an H200, 2026-11-28.)
 #pragma once
 
@@ -34,14 +35,16 @@ struct DecodeStatistics {
     uint64_t fullImages = 0;      // decodes that stopped because the counter data image was full
     uint64_t overflows = 0;       // decodes that said the hardware buffer had overflowed (samples lost)
     uint64_t samples = 0;         // samples taken out
-    uint64_t leadingDropped = 0;  // a session's first sample, left out when it spans more than two intervals
+    uint64_t longDropped = 0;     // samples longer than two intervals, left out (their counts are not the span's)
+    uint64_t holes = 0;           // samples that start after a hole in the samples
+    uint64_t restarts = 0;        // times the sampler was stopped and started again: decoding fell behind
     uint64_t decodeNs = 0, evaluateNs = 0, initializeNs = 0;  // host time in each step
     size_t imageBytes = 0;        // the counter data image
 };
 
 struct SamplerOptions {
     uint64_t intervalNs = 100000;                 // 100 us
-    size_t hardwareBufferBytes = 64ull << 20;     // where the device writes raw samples until they are decoded
+    size_t hardwareBufferBytes = 256ull << 20;    // the ring the device writes raw samples into until they are decoded
     uint32_t samplesPerImage = 1024;              // decoded at a time
 };
 
@@ -90,6 +93,11 @@ private:
     DecodeStatistics statistics_;
     int deviceIndex_ = 0;
     uint64_t intervalNs_ = 0;
+    size_t hardwareBufferBytes_ = 0;
+    uint32_t samplesPerImage_ = 1;
+    uint64_t lastEndNs_ = 0;   // of the last sample taken
+    uint64_t RingNs() const;   // how long the hardware ring holds samples, estimated
+    Outcome Restart();
     int64_t realMinusMonotonicNs_ = 0;
     uint64_t realtimeNs_ = 0, monotonicNs_ = 0;  // when the offset was read
 };

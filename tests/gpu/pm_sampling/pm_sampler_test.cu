@@ -160,13 +160,14 @@ TEST(PmSampler, KnownDramWritesAtTheRightTime) {
     const double expected = double(bytes) * repeats;
     const gpa::pm_sampling::DecodeStatistics& stats = sampler->statistics();
     std::printf("FIGURE pm_sampling interval_ns=%llu samples=%zu median_interval_ns=%llu dropped=%zu long=%zu "
-                "decodes=%llu full_images=%llu overflows=%llu leading_dropped=%llu per_image=%u image_bytes=%zu "
+                "decodes=%llu full_images=%llu overflows=%llu long_dropped=%llu holes=%llu restarts=%llu per_image=%u image_bytes=%zu "
                 "decode_ms=%.3f evaluate_ms=%.3f initialize_ms=%.3f dram_write_sum=%.0f expected=%.0f ratio=%.4f "
                 "inside_kernel=%.0f kernel_ns=%llu busy_from=%lld busy_to=%lld (ns from the kernel's start/end; "
                 "timer offset read within %lld ns)\n",
                 (unsigned long long)options.intervalNs, samples.size(), (unsigned long long)interval, dropped, long_,
                 (unsigned long long)stats.decodes, (unsigned long long)stats.fullImages,
-                (unsigned long long)stats.overflows, (unsigned long long)stats.leadingDropped, options.samplesPerImage,
+                (unsigned long long)stats.overflows, (unsigned long long)stats.longDropped, (unsigned long long)stats.holes,
+                (unsigned long long)stats.restarts, options.samplesPerImage,
                 stats.imageBytes, stats.decodeNs / 1e6, stats.evaluateNs / 1e6, stats.initializeNs / 1e6, total, expected, total / expected, inside,
                 (unsigned long long)(last - first), (long long)(busyFirst - first), (long long)(busyLast - last), bracket);
     for (size_t m = 0; m < metrics.size(); ++m) {
@@ -224,10 +225,11 @@ TEST(PmSampler, SampleClockAgainstHostClocks) {
                 timerMinusReal, realBracket, timerMinusMono, monoBracket, (long long)(cuptiNow - real),
                 (long long)(last.gpuEndNs - realAtStop), (long long)(sampler->ToMonotonicNs(last.gpuEndNs) - monoAtStop),
                 sampler->samples().size());
-    // The last sample ends before the stop, within a few intervals of it, on CLOCK_MONOTONIC.
+    // The last sample ends before the stop, on CLOCK_MONOTONIC, within 5 ms of it (1.2 ms seen at 100 us on an H200:
+    // the last samples before a stop are not all taken); a sample on another clock would be seconds or years off.
     const long long lag = (long long)(monoAtStop - sampler->ToMonotonicNs(last.gpuEndNs));
     EXPECT_GE(lag, -20000ll);
-    EXPECT_LE(lag, 5 * (long long)options.intervalNs);
+    EXPECT_LE(lag, 5000000ll);
     cudaFree(timer);
 }
 

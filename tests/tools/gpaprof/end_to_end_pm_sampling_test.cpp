@@ -98,7 +98,10 @@ TEST_F(GpaprofPmSampling, NoSampleNoFile) {
 TEST_F(GpaprofPmSampling, BadIntervalsAndMetricNamesStopGpaprof) {
     for (const std::vector<std::string>& options : {std::vector<std::string>{"--pm-sampling=10ns"},
                                                     std::vector<std::string>{"--pm-sampling=fast"},
-                                                    std::vector<std::string>{"--pm-sampling", "5us"}}) {
+                                                    std::vector<std::string>{"--pm-sampling", "5us"},
+                                                    std::vector<std::string>{"--pm-sampling=10us"},
+                                                    std::vector<std::string>{"-p", "--pm-sampling"},
+                                                    std::vector<std::string>{"--pm-metrics", "dram__bytes_read.sum", "-p"}}) {
         const Outcome run = Profile(options, "3");
         EXPECT_EQ(run.exitCode, 2) << options[0] << ": " << run.err;
         EXPECT_EQ(run.out, "") << "the application did not run";

@@ -131,9 +131,9 @@ TEST(Options, PmSamplingIntervalForms) {
     EXPECT_TRUE(off.pmMetrics.empty());
     const std::vector<std::pair<std::string, uint64_t>> accepted = {
         {"--pm-sampling", 100000},           {"--pm-sampling=100us", 100000}, {"--pm-sampling=0.5ms", 500000},
-        {"--pm-sampling=20000ns", 20000},    {"--pm-sampling=20000", 20000},  {"--pm-sampling=1000", 1000},
-        {"--pm-sampling=1us", 1000},         {"--pm-sampling=1.5us", 1500},   {"--pm-sampling=0.001ms", 1000},
-        {"--pm-sampling=2ms", 2000000},      {"--pm-sampling=007us", 7000},   {"--pm-sampling=1.000001ms", 1000001},
+        {"--pm-sampling=20000ns", 20000},    {"--pm-sampling=20000", 20000},  {"--pm-sampling=20us", 20000},
+        {"--pm-sampling=20.5us", 20500},     {"--pm-sampling=0.02ms", 20000}, {"--pm-sampling=2ms", 2000000},
+        {"--pm-sampling=0070us", 70000},     {"--pm-sampling=1.000001ms", 1000001},
         {"--pm-sampling=18446744073709551615", UINT64_MAX}};
     for (const auto& [option, ns] : accepted) {
         Options options;
@@ -150,12 +150,23 @@ TEST(Options, PmSamplingIntervalForms) {
         EXPECT_NE(error.find("100us, 0.5ms, 20000ns or 20000"), std::string::npos) << error;
         EXPECT_NE(error.find(std::string("'") + malformed + "'"), std::string::npos) << error;
     }
-    for (const char* tooShort : {"0", "999", "999ns", "0.999us", "0us", "0.0005ms"}) {
+    for (const char* tooShort : {"0", "1000", "19999", "19999ns", "19.999us", "10us", "0us", "0.0005ms"}) {
         Options options;
         EXPECT_FALSE(Parse({std::string("--pm-sampling=") + tooShort, "app"}, &options, &error)) << tooShort;
-        EXPECT_NE(error.find("at least 1000 ns"), std::string::npos) << error;
+        EXPECT_NE(error.find("at least 20000 ns"), std::string::npos) << error;
         EXPECT_NE(error.find("docs/pm_sampling.md"), std::string::npos) << error;
     }
+    // Not with -p: the range profiler needs the hardware the sampler holds.
+    for (const std::vector<std::string>& both : {std::vector<std::string>{"-p", "--pm-sampling", "app"},
+                                                 std::vector<std::string>{"--pm-metrics", "dram__bytes_read.sum", "-p", "app"},
+                                                 std::vector<std::string>{"-t", "-p", "-O", "--pm-sampling=1ms", "app"}}) {
+        Options options;
+        EXPECT_FALSE(Parse(both, &options, &error)) << both[0];
+        EXPECT_NE(error.find("-p and --pm-sampling cannot share a run"), std::string::npos) << error;
+        EXPECT_NE(error.find("CUPTI_ERROR_HARDWARE_BUSY"), std::string::npos) << error;
+    }
+    Options beside;
+    ASSERT_TRUE(Parse({"-t", "-O", "--pm-sampling", "app"}, &beside, &error)) << error;
     // The value is only ever after '=': a separate interval would be taken for the application.
     Options separate;
     EXPECT_FALSE(Parse({"--pm-sampling", "50us", "app"}, &separate, &error));

@@ -94,7 +94,7 @@ bool ApplyPmSamplingInterval(Options& o, const std::string& v, std::string* e) {
     }
     if (*interval < kSmallestPmSamplingIntervalNs) {
         *e = "--pm-sampling=" + v + ": the interval must be at least " + std::to_string(kSmallestPmSamplingIntervalNs) +
-             " ns (1us); the smallest interval PM sampling sustains on H100/H200 is measured in docs/pm_sampling.md";
+             " ns (20us): at shorter intervals an H200's sampler skipped whole spans under load (docs/pm_sampling.md)";
         return false;
     }
     o.pmSamplingIntervalNs = *interval;
@@ -345,6 +345,12 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     if (!options->pmMetrics.empty() && options->pmSamplingIntervalNs == 0) {
         options->pmSamplingIntervalNs = kDefaultPmSamplingIntervalNs;  // --pm-metrics implies --pm-sampling
     }
+    if (options->counters && options->pmSamplingIntervalNs > 0) {
+        *error = "-p and --pm-sampling cannot share a run: NVIDIA's PM sampler and the profiler that collects -p's "
+                 "counters need the same hardware (CUPTI says CUPTI_ERROR_HARDWARE_BUSY: H200, 2026-11-28). Profile "
+                 "the counters and the timeline in two runs (-t --pm-sampling, then -p)";
+        return false;
+    }
     return true;
 }
 
@@ -387,10 +393,11 @@ Counters (-p):
                            gives one row per graph launch with counters summed over the whole graph
                            (GPUTime = the graph's device time).
 
-PM sampling (NVIDIA GPUs, CUDA 12.6 or newer; alone or with -t, -p, -O):
+PM sampling (NVIDIA GPUs, CUDA 12.6 or newer; alone or with -t and -O; not with -p, whose profiler needs the
+same hardware):
       --pm-sampling[=INTERVAL]
                            Sample NVIDIA metrics of the whole GPU every INTERVAL (default 100us; 100us,
-                           0.5ms, 20000ns, or a bare number of nanoseconds as ncu takes it; at least 1us)
+                           0.5ms, 20000ns, or a bare number of nanoseconds as ncu takes it; at least 20us)
                            on every CUDA device the application uses. Device-wide: other processes' work
                            on that GPU is in the samples too. Writes <out>.pmsampling.csv, one row per
                            sample on the .atp's clock. One pass: a metric set that needs several passes is

@@ -110,10 +110,8 @@ bool CudaPart::Initialize(std::string* problem) {
         memory_ = std::make_unique<DeviceMemoryMap>();
         if (method == ReplayMethod::Own) {
             replayer_ = std::make_unique<LaunchReplayer>(api_, memory_.get());
-            if (trace_ || config.pmSamplingIntervalNs > 0) {
+            if (trace_) {
                 replayer_->SetReplayObserver([this](bool replaying) {
-                    if (pmSampling_) replaying ? pmSampling_->ReplayBegins() : pmSampling_->ReplayEnds();
-                    if (!trace_) return;
                     const uint64_t now = ActivityNow();
                     std::lock_guard<std::mutex> lock(enqueueMutex_);
                     if (replaying) {
@@ -326,10 +324,11 @@ void CudaPart::Finish() {
         if (std::getenv("GPAPROF_CUDA_STATS")) {
             const PmSamplingRecorder::Statistics s = pmSampling_->statistics();
             std::fprintf(stderr,
-                         "gpaprof: PM sampling: %llu samples in %llu decodes, %llu overflows, %llu leading samples left "
-                         "out; %.3f ms draining (decode %.3f, evaluate %.3f, image initialisation %.3f)\n",
+                         "gpaprof: PM sampling: %llu samples in %llu decodes, %llu overflows, %llu samples longer than two "
+                         "intervals left out, %llu holes, %llu restarts; %.3f ms draining (decode %.3f, evaluate %.3f, image initialisation %.3f)\n",
                          static_cast<unsigned long long>(s.samples), static_cast<unsigned long long>(s.decodes),
-                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.leadingDropped),
+                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.longDropped),
+                         static_cast<unsigned long long>(s.holes), static_cast<unsigned long long>(s.restarts),
                          s.drainNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6, s.initializeNs / 1e6);
         }
     }

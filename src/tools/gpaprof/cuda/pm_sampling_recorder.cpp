@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cuda/pm_sampling_recorder.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "backends/cuda/cuda_driver_loader.h"
@@ -11,7 +12,10 @@ namespace {
 
 // How often the samplers' hardware buffers are emptied: at the smallest interval (docs/pm_sampling.md) and the
 // default set, 64 MiB of buffer hold far more than this.
-constexpr auto kDrainPeriod = std::chrono::milliseconds(20);
+// Shorter for short intervals: 200 intervals, between 2 and 20 ms.
+std::chrono::nanoseconds DrainPeriod(uint64_t intervalNs) {
+    return std::chrono::nanoseconds(std::clamp<uint64_t>(200 * intervalNs, 2000000, 20000000));
+}
 // How long the application's first context on a device waits for its sampler to start.
 constexpr auto kStartWait = std::chrono::seconds(3);
 
@@ -43,20 +47,10 @@ void PmSamplingRecorder::UseDevice(uint32_t ordinal) {
     started_.wait_for(lock, kStartWait, [this, ordinal] { return finishing_ || settled_.count(ordinal) > 0; });
 }
 
-void PmSamplingRecorder::ReplayBegins() {
-    std::lock_guard<std::mutex> lock(replaysMutex_);
-    replays_.Open(agent::Agent::Now());
-}
-
-void PmSamplingRecorder::ReplayEnds() {
-    std::lock_guard<std::mutex> lock(replaysMutex_);
-    replays_.Close(agent::Agent::Now());
-}
-
 void PmSamplingRecorder::Run() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finishing_) {
-        wake_.wait_for(lock, kDrainPeriod, [this] { return finishing_ || !pending_.empty(); });
+        wake_.wait_for(lock, DrainPeriod(intervalNs_), [this] { return finishing_ || !pending_.empty(); });
         if (finishing_) break;
         StartPending();
         DrainAll();
@@ -116,13 +110,12 @@ void PmSamplingRecorder::Drain(Device* device) {
     const gpa::Outcome drained = sampler.Drain();
     std::vector<gpa::pm_sampling::Sample> samples = sampler.TakeSamples();
     std::string lines;
-    std::lock_guard<std::mutex> replaysLock(replaysMutex_);
     for (const gpa::pm_sampling::Sample& sample : samples) {
         const uint64_t start = sampler.ToMonotonicNs(sample.gpuStartNs), end = sampler.ToMonotonicNs(sample.gpuEndNs);
         if (end < start || start < device->lastEndNs) continue;  // never made up: a sample out of order is left out
         device->lastEndNs = end;
         // Non-finite values (a ratio over an empty sample) are written as NA.
-        spool::EncodePmSampleLine(device->ordinal, start, end, sample.droppedBefore, replays_.Overlaps(start, end),
+        spool::EncodePmSampleLine(device->ordinal, start, end, sample.droppedBefore, false,
                                   sample.values, &lines);
         if (lines.size() > (1u << 20)) {
             agent_->WriteEncoded(lines);
@@ -161,7 +154,15 @@ void PmSamplingRecorder::Finish() {
         statistics_.decodeNs += s.decodeNs;
         statistics_.evaluateNs += s.evaluateNs;
         statistics_.initializeNs += s.initializeNs;
-        statistics_.leadingDropped += s.leadingDropped;
+        statistics_.longDropped += s.longDropped;
+        statistics_.holes += s.holes;
+        statistics_.restarts += s.restarts;
+        if (s.restarts > 0) {
+            agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": decoding the samples fell " +
+                         "behind the device " + std::to_string(s.restarts) + " time(s) (about 70 us of host time per " +
+                         "sample of the default set): the sampler was stopped and started again, and the sample after " +
+                         "each hole is marked dropped-before (a longer interval or fewer metrics avoid it)");
+        }
         if (s.overflows > 0) {
             agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": samples were overwritten in the "
                          "hardware buffer before gpaprof read them, " + std::to_string(s.overflows) + " time(s); the "

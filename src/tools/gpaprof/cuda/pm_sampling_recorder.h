@@ -3,9 +3,9 @@
 //
 // A thread of the recorder's own starts the samplers (the application's first context on a device waits for it,
 // up to a few seconds, so that the device's first work is sampled) and drains them every kDrainPeriod into the spool: a 'G'
-// record per device, then an 'H' per sample, its times moved onto CLOCK_MONOTONIC (the .atp's clock) and marked
-// `replay` where it meets a time when gpaprof -p ran kernels of its own. At the end of the process Finish stops
-// and drains them. The samplers are never disabled: disabling PM sampling finalizes CUPTI (XLA's PM sampler keeps
+// record per device, then an 'H' per sample, its times on CLOCK_MONOTONIC (the .atp's clock). Never with -p (the
+// command line refuses it: the range profiler needs the same hardware), so no sample is of gpaprof's own replays.
+// At the end of the process Finish stops and drains them. The samplers are never disabled: disabling PM sampling finalizes CUPTI (XLA's PM sampler keeps
 // them for that reason), and the rest of the CUDA part still needs CUPTI when the process ends.
 #pragma once
 
@@ -21,7 +21,6 @@
 
 #include "pm_sampling/pm_sampler.h"
 #include "tools/gpaprof/agent/agent.h"
-#include "tools/gpaprof/cuda/replay_windows.h"
 
 namespace gpaprof::cuda {
 
@@ -35,15 +34,12 @@ public:
     // A context was made on CUDA device `ordinal`: its sampler starts (once per device) on the recorder's thread,
     // and this waits for it (kStartWait at most).
     void UseDevice(uint32_t ordinal);
-    // gpaprof -p runs kernels of its own between these (its replay passes): samples that meet them are marked.
-    void ReplayBegins();
-    void ReplayEnds();
     // The end of the process: starts what is pending, then stops every sampler and writes what they hold.
     void Finish();
 
     struct Statistics {
         uint64_t samples = 0, overflows = 0, decodes = 0, drainNs = 0, decodeNs = 0, evaluateNs = 0, initializeNs = 0,
-                 leadingDropped = 0;
+                 longDropped = 0, holes = 0, restarts = 0;
     };
     Statistics statistics();
 
@@ -68,8 +64,6 @@ private:
     std::set<uint32_t> settled_;  // started, or failed to
     std::condition_variable started_;
     std::vector<std::unique_ptr<Device>> devices_;
-    std::mutex replaysMutex_;     // apart: the application's thread opens windows while the thread drains
-    ReplayWindows replays_;       // CLOCK_MONOTONIC
     bool finishing_ = false;
     bool finished_ = false;
     Statistics statistics_;

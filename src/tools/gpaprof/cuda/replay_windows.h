@@ -1,8 +1,7 @@
 // When gpaprof ran kernels of its own (replay passes), on the clock of CUPTI's activity records: -t leaves out
 // a kernel that started inside such a time and that no call of the application launched (while gpaprof
 // replays, the application's kernels have finished and its new ones wait). Times are opened and closed in
-// order; not thread-safe (the owner locks). --pm-sampling keeps its own, on CLOCK_MONOTONIC, to mark the samples
-// taken while gpaprof replayed.
+// order; not thread-safe (the owner locks).
 #pragma once
 
 #include <algorithm>
@@ -24,14 +23,6 @@ public:
         auto after = std::upper_bound(windows_.begin(), windows_.end(), std::make_pair(time, UINT64_MAX));
         if (after == windows_.begin()) return false;
         return time < std::prev(after)->second;
-    }
-
-    // Whether [start, end) meets a window (a PM sample taken partly while gpaprof replayed). Windows are in time
-    // order and apart, so only the last one to open before `end` can.
-    bool Overlaps(uint64_t start, uint64_t end) const {
-        auto after = std::lower_bound(windows_.begin(), windows_.end(), std::make_pair(end, uint64_t{0}));
-        if (after == windows_.begin()) return false;
-        return std::prev(after)->second > start;
     }
 
 private:

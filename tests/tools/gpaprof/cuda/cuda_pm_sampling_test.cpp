@@ -1,6 +1,6 @@
 // gpaprof --pm-sampling on a GPU (issue 35): cuda_apps/known_dram_writes runs three kernels of 40 GiB of DRAM writes
 // each, 20 ms apart. The samples must hold those bytes where the .atp puts the kernels (both files on one clock),
-// with -p (samples taken while gpaprof replayed are marked `replay`) and alone. Skips, saying why, without a GPU.
+// and alone. (-p and --pm-sampling exclude each other: the command line's tests.) Skips, saying why, without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,10 +35,10 @@ size_t Column(const PmSamplingFile& file, const std::string& metric) {
 }
 
 // The bytes of the samples inside [window.start, window.end), each sample counted by the share of it inside.
-double BytesInside(const PmSamplingFile& file, size_t column, const Window& window, bool withReplays) {
+double BytesInside(const PmSamplingFile& file, size_t column, const Window& window) {
     double bytes = 0;
     for (const PmSample& sample : file.rows) {
-        if (sample.device != 0 || (sample.replay && !withReplays) || !sample.values[column]) continue;
+        if (sample.device != 0 || !sample.values[column]) continue;
         const uint64_t from = std::max(sample.startNs, window.start), to = std::min(sample.endNs, window.end);
         if (to <= from || sample.endNs == sample.startNs) continue;
         bytes += *sample.values[column] * double(to - from) / double(sample.endNs - sample.startNs);
@@ -87,39 +87,13 @@ TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
     }
     EXPECT_EQ(dropped, 0u);
     for (const Window& kernel : kernels) {
-        const double inside = BytesInside(file, write, kernel, true);
+        const double inside = BytesInside(file, write, kernel);
         const long long from = BusyFrom(file, write, kernel, 1000000);
         std::printf("FIGURE pm_gpaprof mode=t kernel_ns=%llu inside_ratio=%.4f busy_from_ns=%lld samples=%zu\n",
                     (unsigned long long)(kernel.end - kernel.start), inside / kKernelBytes, from, file.rows.size());
         EXPECT_NEAR(inside / kKernelBytes, 1.0, 0.05);
         EXPECT_LE(std::llabs(from), 50000) << "the samples see the kernel where the trace has it";
     }
-}
-
-// With counters (-p, a set of several passes: gpaprof replays each kernel): the samples of the replays are marked,
-// and the rows and the samples are both there (the range profiler and the PM sampler on one device).
-TEST_F(GpaprofCuda, PmSamplingBesideCountersMarksTheReplays) {
-    const Outcome run = Profile({"-t", "-p", "--counters", kMultiPassCounters, "--pm-sampling", "-o", "pm_counters"},
-                                {App("known_dram_writes")}, {{"GPAPROF_CUDA_STATS", "1"}});
-    ASSERT_EQ(run.exitCode, 0) << run.err;
-    EXPECT_EQ(ReadCsv("pm_counters.csv").rows.size(), 3u) << run.err;
-    const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_counters.pmsampling.csv"));
-    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
-    const PmSamplingFile& file = parsed.file;
-    EXPECT_EQ(file.intervalNs, 100000u) << "the default interval";
-    size_t replay = 0;
-    for (const PmSample& sample : file.rows) replay += sample.replay;
-    const size_t write = Column(file, "dram__bytes_write.sum");
-    ASSERT_LT(write, file.metrics.size());
-    double applicationBytes = 0, replayBytes = 0;
-    for (const PmSample& sample : file.rows) {
-        if (sample.values[write]) (sample.replay ? replayBytes : applicationBytes) += *sample.values[write];
-    }
-    std::printf("FIGURE pm_gpaprof mode=tp samples=%zu replay_samples=%zu application_bytes_ratio=%.4f "
-                "replay_bytes_ratio=%.4f (of the 3 kernels' 120 GiB)\n",
-                file.rows.size(), replay, applicationBytes / (3 * kKernelBytes), replayBytes / (3 * kKernelBytes));
-    EXPECT_GT(replay, 0u) << "gpaprof replayed each kernel: those samples are marked";
-    EXPECT_GT(replayBytes, 3 * kKernelBytes * 0.9) << "the replays wrote the kernels' bytes again, at least once each";
 }
 
 // --pm-sampling alone: no trace, no counters, only the samples.

@@ -508,22 +508,6 @@ TEST(ReplayWindows, KernelsThatStartedWhileGpaprofReplayedAreItsOwn) {
     EXPECT_FALSE(windows.Contains(0)) << "a record without times";
 }
 
-TEST(ReplayWindows, PmSamplesThatMeetAWindowAreMarked) {
-    ReplayWindows windows;
-    EXPECT_FALSE(windows.Overlaps(0, 1000)) << "no window";
-    windows.Open(100);
-    windows.Close(200);
-    windows.Open(300);
-    EXPECT_FALSE(windows.Overlaps(0, 100)) << "ends as the window opens";
-    EXPECT_TRUE(windows.Overlaps(0, 101));
-    EXPECT_TRUE(windows.Overlaps(150, 160)) << "inside";
-    EXPECT_TRUE(windows.Overlaps(50, 250)) << "around";
-    EXPECT_TRUE(windows.Overlaps(199, 250));
-    EXPECT_FALSE(windows.Overlaps(200, 300)) << "between two windows";
-    EXPECT_TRUE(windows.Overlaps(250, 1000000)) << "the open window";
-    EXPECT_TRUE(windows.Overlaps(150, 350)) << "across both";
-}
-
 // ---- what a launch carries for being issued again -------------------------------------------------------------
 
 TEST(LaunchParametersForReplay, KernelArgumentsStreamsAndCooperativeLaunches) {
