@@ -65,13 +65,14 @@ long long BusyFrom(const PmSamplingFile& file, size_t column, const Window& wind
 }
 
 TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
-    const Outcome run = Profile({"-t", "--pm-sampling=20us", "-o", "pm_trace"}, {App("known_dram_writes")},
+    // The default interval, 100 us: decoding keeps up with it (at 20 us it falls behind: holes, marked).
+    const Outcome run = Profile({"-t", "--pm-sampling", "-o", "pm_trace"}, {App("known_dram_writes")},
                                 {{"GPAPROF_CUDA_STATS", "1"}});
     ASSERT_EQ(run.exitCode, 0) << run.err;
     const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_trace.pmsampling.csv"));
     ASSERT_TRUE(parsed.ok()) << parsed.Describe();
     const PmSamplingFile& file = parsed.file;
-    EXPECT_EQ(file.intervalNs, 20000u);
+    EXPECT_EQ(file.intervalNs, 100000u);
     ASSERT_FALSE(file.devices.empty());
     const size_t write = Column(file, "dram__bytes_write.sum");
     ASSERT_LT(write, file.metrics.size());
@@ -92,7 +93,7 @@ TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
         std::printf("FIGURE pm_gpaprof mode=t kernel_ns=%llu inside_ratio=%.4f busy_from_ns=%lld samples=%zu\n",
                     (unsigned long long)(kernel.end - kernel.start), inside / kKernelBytes, from, file.rows.size());
         EXPECT_NEAR(inside / kKernelBytes, 1.0, 0.05);
-        EXPECT_LE(std::llabs(from), 50000) << "the samples see the kernel where the trace has it";
+        EXPECT_LE(std::llabs(from), 200000) << "the samples see the kernel where the trace has it, within 2 intervals";
     }
 }
 
