@@ -10,19 +10,10 @@
 #include <random>
 
 #include "tools/gpaprof/spool/spool_records.h"
+#include "spool_round_trip.h"
 
 namespace gpaprof {
 namespace {
-
-spool::Record RoundTrip(const spool::Record& record) {
-    const std::string line = spool::Encode(record);
-    EXPECT_EQ(line.back(), '\n');
-    EXPECT_EQ(line.find('\n'), line.size() - 1) << "a record is one line";
-    std::string error;
-    std::optional<spool::Record> decoded = spool::Decode(std::string_view(line).substr(0, line.size() - 1), &error);
-    EXPECT_TRUE(decoded.has_value()) << error;
-    return decoded.value_or(record);
-}
 
 uint64_t Bits(double value) {
     uint64_t bits = 0;

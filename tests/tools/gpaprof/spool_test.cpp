@@ -11,19 +11,10 @@
 #include "tools/gpaprof/spool/output_template.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
 #include "tools/gpaprof/spool/spool_records.h"
+#include "spool_round_trip.h"
 
 namespace gpaprof {
 namespace {
-
-spool::Record RoundTrip(const spool::Record& record) {
-    const std::string line = spool::Encode(record);
-    EXPECT_EQ(line.back(), '\n');
-    EXPECT_EQ(line.find('\n'), line.size() - 1) << "a record is one line";
-    std::string error;
-    std::optional<spool::Record> decoded = spool::Decode(std::string_view(line).substr(0, line.size() - 1), &error);
-    EXPECT_TRUE(decoded.has_value()) << error;
-    return decoded.value_or(record);
-}
 
 // A process line of a spool written before the process's place was recorded reads with the place unknown.
 TEST(SpoolRecords, ProcessLineWithoutItsPlace) {
