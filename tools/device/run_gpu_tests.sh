@@ -12,6 +12,10 @@
 #   cuda    tools/device/gpu_cuda_tests.sh: CUDA backend known-answer tests, fixtures, samples
 #   pm-sampling  the PM-sampling engine's host and GPU tests (tests/gpu/pm_sampling: known DRAM writes sampled
 #           every 100 us, then at each of PM_INTERVALS ns; the samples' clock against the host's)
+#   pm-bench  bench/pm_sampling_vs_ncu.sh (issue 35): gpaprof -t --pm-sampling's DRAM bandwidth inside each kernel
+#           of known_dram_writes against ncu's dram__bytes.sum.per_second, and the cost against gpaprof -t, the
+#           program alone and nsys --gpu-metrics-devices (not in the default list; configures the build directory
+#           if the build part has not; PM_BENCH_ENV: "VAR=value ..." for the script, e.g. "INTERVAL=50us RUNS=5")
 #   gl      tools/device/gpu_gl_tests.sh: the OpenGL backend's tests on NVIDIA's EGL driver (not in the default
 #           list: the run must carry .gl/, see that script)
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
@@ -120,6 +124,25 @@ for part in $parts; do
       grep -h "^FIGURE pm_sampling interval" "$dir"/interval_*.log | tee -a "$summary"
       tee -a "$summary" < "$dir/intervals.txt"
       ;;
+    pm-bench)
+      # PM sampling against ncu: builds what the script runs, then runs it; its files (less nsys's reports) come back.
+      { [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; } \
+        > "$dir/build.log" 2>&1 &&
+        cmake --build "$build" -j "$(nproc)" --target gpaprof gpaprof_cuda_injection gpaprof_cuda_app_known_dram_writes \
+          >> "$dir/build.log" 2>&1
+      rc=$?
+      if [ $rc -ne 0 ]; then
+        grep -E "error|FAILED" "$dir/build.log" | head -20 | tee -a "$summary"
+      else
+        mkdir -p "$dir/files"
+        # shellcheck disable=SC2086
+        env BUILD="$(cd "$build" && pwd)" BENCH_TMP="$dir/files" ${PM_BENCH_ENV:-} timeout "${PM_BENCH_LIMIT:-500}" \
+          bash bench/pm_sampling_vs_ncu.sh > "$dir/bench.log" 2>&1
+        rc=$?
+        rm -f "$dir"/files/nsys.nsys-rep "$dir"/files/nsys.sqlite "$dir"/files/nsys.qdstrm
+        sed -n '/^-- cost/,$p' "$dir/bench.log" | grep -v '^files in' | cut -c1-220 | tee -a "$summary" | tail -40
+      fi
+      ;;
     cuda)
       OUT=$dir bash tools/device/gpu_cuda_tests.sh "$build" > "$dir/run.log" 2>&1
       rc=$?
@@ -198,7 +221,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda pm-sampling gpaprof graphs graphs-torch graphs-torch-compile joins bench main gl vulkan repeat launcher multigpu python)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda pm-sampling pm-bench gpaprof graphs graphs-torch graphs-torch-compile joins bench main gl vulkan repeat launcher multigpu python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
