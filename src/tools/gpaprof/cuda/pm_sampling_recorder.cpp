@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <unistd.h>
+
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/cupti_loader.h"
 #include "tools/gpaprof/spool/spool_records.h"
@@ -22,7 +24,7 @@ constexpr auto kStartWait = std::chrono::seconds(3);
 }  // namespace
 
 PmSamplingRecorder::PmSamplingRecorder(agent::Agent* agent, uint64_t intervalNs, std::vector<std::string> metrics)
-    : agent_(agent), intervalNs_(intervalNs), metrics_(std::move(metrics)) {
+    : agent_(agent), intervalNs_(intervalNs), metrics_(std::move(metrics)), owner_(getpid()) {
     if (metrics_.empty()) metrics_ = gpa::pm_sampling::DefaultMetrics();
     thread_ = std::thread([this] { Run(); });
 }
@@ -37,6 +39,7 @@ PmSamplingRecorder::~PmSamplingRecorder() {
 }
 
 void PmSamplingRecorder::UseDevice(uint32_t ordinal) {
+    if (getpid() != owner_) return;  // no thread to start it in a forked child
     std::unique_lock<std::mutex> lock(mutex_);
     if (finishing_ || !named_.insert(ordinal).second) return;
     pending_.push_back(ordinal);
@@ -134,6 +137,9 @@ void PmSamplingRecorder::DrainAll() {
 }
 
 void PmSamplingRecorder::Finish() {
+    // A child forked after the samplers started (a data loader's worker) has neither the thread nor the samplers:
+    // joining a thread of the parent's would fail, and the device's samples are the parent's to write.
+    if (getpid() != owner_) return;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (finished_) return;

@@ -11,13 +11,14 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "pm_sampling/pm_sampler.h"
 #include "tools/gpaprof/agent/agent.h"
@@ -67,6 +68,7 @@ private:
     bool finishing_ = false;
     bool finished_ = false;
     Statistics statistics_;
+    pid_t owner_;                 // the process the thread and the samplers belong to
     std::thread thread_;
 };
 
