@@ -12,6 +12,7 @@
 #include "tools/gpaprof/report/json_writer.h"
 #include "tools/gpaprof/report/lane_packing.h"
 #include "tools/gpaprof/report/marker_summary.h"
+#include "tools/gpaprof/report/pm_kernel_windows_views.h"
 #include "tools/gpaprof/report/utf8_text.h"
 
 namespace gpaprof::report {
@@ -537,6 +538,7 @@ std::string WriteHtmlReport(const Report& report, const HtmlOptions& options) {
     if (trace || samples) links.emplace_back("timeline", "Timeline");
     if (trace) links.insert(links.end(), {{"api-summary", "API summary"}, {"context-summary", "Contexts"}});
     if (report.inputs->pmSampling) links.emplace_back("pm-sampling", "PM sampling");
+    if (report.pmKernels) links.emplace_back("pm-kernels", "Kernels in PM samples");
     links.insert(links.end(), {{"top-kernels", "Top kernels"}, {"kernel-summary", "Kernels"}});
     if (trace) links.insert(links.end(), {{"transfers", "Data transfers"}, {"best-practices", "Best practices"}});
     for (const auto& [id, label] : links) page.Raw("<a href=\"#" + id + "\">" + HtmlEscape(label) + "</a>");
@@ -547,6 +549,7 @@ std::string WriteHtmlReport(const Report& report, const HtmlOptions& options) {
     OverviewSection(&page, report);
     if (trace || samples) TimelineSection(&page, timelineNote, samples);
     PmSamplingSection(&page, report);
+    if (report.pmKernels) page.Raw(WritePmKernelWindowsHtml(*report.pmKernels, report.timeline.begin));
     if (trace) {
         ApiSection(&page, report);
         ContextSection(&page, report);

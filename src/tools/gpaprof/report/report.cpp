@@ -35,6 +35,7 @@ Report BuildReport(const ReportInputs& inputs) {
         report.notes.push_back("kernel times come from the .csv Time column (the trace has no kernel times)");
     }
     if (inputs.pmSampling) report.pmSampling = SummarizePmSampling(*inputs.pmSampling);
+    if (inputs.atp && inputs.pmSampling) report.pmKernels = IntegrateKernelWindows(*inputs.atp, *inputs.pmSampling);
     return report;
 }
 

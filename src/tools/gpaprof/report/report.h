@@ -3,6 +3,7 @@
 // Perfetto export are views of it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "tools/gpaprof/report/best_practices.h"
 #include "tools/gpaprof/report/context_summary.h"
 #include "tools/gpaprof/report/kernel_summary.h"
+#include "tools/gpaprof/report/pm_kernel_windows.h"
 #include "tools/gpaprof/report/pm_sampling_summary.h"
 #include "tools/gpaprof/report/report_inputs.h"
 #include "tools/gpaprof/report/timeline.h"
@@ -28,6 +30,7 @@ struct Report {
     TransferSummary transfers;
     std::vector<CheckResult> checks;       // empty without a .atp
     std::vector<PmDeviceSummary> pmSampling;  // per sampled device; empty without a .pmsampling.csv
+    std::optional<PmKernelWindows> pmKernels;  // with a .atp holding kernel timestamps and a .pmsampling.csv
     std::vector<std::string> notes;        // what the report could not show, and why
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tools/gpaprof/report/format_units.h"
+#include "tools/gpaprof/report/pm_kernel_windows_views.h"
 
 namespace gpaprof::report {
 namespace {
@@ -64,6 +65,7 @@ std::string WriteTextSummary(const Report& report) {
     }
 
     if (report.inputs && report.inputs->pmSampling) text += WritePmSamplingText(*report.inputs->pmSampling, report.pmSampling);
+    if (report.pmKernels) text += WritePmKernelWindowsText(*report.pmKernels, report.timeline.begin);
 
     if (report.inputs && report.inputs->atp) {
         text += "\nTop data transfers by time (" + std::to_string(report.transfers.transfers) + " transfers, " +
