@@ -10,14 +10,19 @@ using gpa::pm_sampling::WindowQuality;
 using gpa::pm_sampling::WindowResult;
 using gpa::pm_sampling::WindowSample;
 
-// Timestamp lines write device names with '_' for spaces; the header's spelling when one matches.
-std::string DeviceName(const std::string& written, const std::vector<DeviceHeader>& devices) {
+// Timestamp lines write device names with '_' for spaces: the trace header's spelling when one matches, else the
+// sample file's name for the index (a CUDA trace has no device headers), else as written.
+std::string DeviceName(const KernelTimestamp& entry, const std::vector<DeviceHeader>& devices,
+                       const std::vector<PmSamplingDevice>& sampled) {
     for (const DeviceHeader& device : devices) {
         std::string underscored = device.name;
         std::replace(underscored.begin(), underscored.end(), ' ', '_');
-        if (underscored == written) return device.name;
+        if (underscored == entry.agentName) return device.name;
     }
-    return written;
+    for (const PmSamplingDevice& device : sampled) {
+        if (device.index == entry.deviceIndex) return device.name;
+    }
+    return entry.agentName;
 }
 
 void Integrate(const PmSamplingFile& file, const std::vector<PmWindowMetric>& metrics, PmKernelWindow* kernel) {
@@ -79,7 +84,7 @@ std::optional<PmKernelWindows> IntegrateKernelWindows(const AtpFile& atp, const 
             if (entry.end <= entry.start || entry.deviceIndex > UINT32_MAX) continue;
             PmKernelWindow kernel;
             kernel.name = entry.kernelName;
-            kernel.device = DeviceName(entry.agentName, atp.session.devices);
+            kernel.device = DeviceName(entry, atp.session.devices, samples.devices);
             kernel.deviceIndex = static_cast<uint32_t>(entry.deviceIndex);
             kernel.startNs = entry.start;
             kernel.endNs = entry.end;
