@@ -4,7 +4,7 @@
 # brings back at most 8 files); $OUT/summary.txt has one line per step with its exit status.
 #
 # Usage: tools/device/run_gpu_tests.sh [parts...]
-#   parts: build opencl opencl-layer cuda gpaprof graphs joins bench main   (default: all, in that order)
+#   parts: build opencl opencl-layer cuda pm-sampling gpaprof graphs joins bench main   (default: all, in that order)
 #   opencl  the OpenCL backend, samples, C++ API and gpaprof's OpenCL end-to-end tests on NVIDIA's OpenCL
 #           driver (its ICD is registered for the run: the machine lists only PoCL)
 #   opencl-layer  tools/device/gpu_opencl_layer_tests.sh: the OpenCL layer (cl_codeplay_performance_counters)
@@ -48,7 +48,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 build=${BUILD:-build-gpu}
-parts=${*:-build opencl opencl-layer cuda gpaprof graphs joins bench main}
+parts=${*:-build opencl opencl-layer cuda pm-sampling gpaprof graphs joins bench main}
 mkdir -p "$OUT"
 summary=$OUT/summary.txt
 touch "$summary"
