@@ -176,6 +176,7 @@ std::string Summary(const Files& files) {
     const AssembledProcess& a = files.assembled;
     std::string notes;
     for (const std::string& note : a.notes) notes += note + "|";
+    for (const std::string& problem : a.spoolProblems) notes += problem + "|";
     return "atp " + Hex(Fnv1a(files.atp)) + " " + std::to_string(files.atp.size()) + ", csv " + Hex(Fnv1a(files.csv)) +
            " " + std::to_string(files.csv.size()) + ", occupancy " + Hex(Fnv1a(files.occupancy)) + " " +
            std::to_string(files.occupancy.size()) + ", calls " + std::to_string(a.apiCalls) + ", dispatches " +

@@ -177,5 +177,14 @@ TEST_F(PmSamplingProcessFiles, NoSampleNoFile) {
     EXPECT_FALSE(std::filesystem::exists(base() + ".pmsampling.csv"));
 }
 
+// What assembly could not use is said (gpaprof warns with each problem), not only counted: an unreadable line.
+TEST_F(PmSamplingProcessFiles, UnreadableSpoolLinesAreProblemsGpaprofSays) {
+    const ProcessFiles files = Write(std::string(kSpool) + "H\tnot a number\n", false);
+    bool said = false;
+    for (const std::string& problem : files.problems) said = said || problem.find("unreadable") != std::string::npos;
+    EXPECT_TRUE(said) << (files.problems.empty() ? "no problem" : files.problems[0]);
+    EXPECT_EQ(files.written, std::vector<std::string>{base() + ".pmsampling.csv"}) << "the readable lines still make the file";
+}
+
 }  // namespace
 }  // namespace gpaprof

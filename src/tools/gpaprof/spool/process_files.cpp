@@ -82,6 +82,7 @@ ProcessFiles WriteProcessFiles(const std::string& spoolPath, const std::string& 
     // A sampler that took no sample leaves no file (as a launcher's empty .csv): a file of headers alone says less
     // than this line.
     for (const std::string& problem : process.pmSamplingProblems) files.problems.push_back(who + ": " + problem);
+    for (const std::string& problem : process.spoolProblems) files.problems.push_back(who + ": " + problem);
     if (process.pmSampling && process.pmSampling->rows.empty()) {
         std::string devices;
         for (const PmSamplingDevice& device : process.pmSampling->devices) {

@@ -276,10 +276,10 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
         if (note.line == 0) {
             out.notes.push_back(std::move(note.text));
         } else if (++out.badRecords <= 3) {
-            out.notes.push_back("spool line " + std::to_string(note.line) + " unreadable: " + note.text);
+            out.spoolProblems.push_back("spool line " + std::to_string(note.line) + " unreadable: " + note.text);
         }
     }
-    if (out.badRecords > 3) out.notes.push_back(std::to_string(out.badRecords) + " spool lines were unreadable");
+    if (out.badRecords > 3) out.spoolProblems.push_back(std::to_string(out.badRecords) + " spool lines were unreadable");
     if (!records.signals.empty()) out.signal = std::move(records.signals.front());
     out.exitRecorded = records.exitRecorded;
 
@@ -530,7 +530,7 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
         csv.rows.reserve(dispatches.size());
         for (auto& dispatch : dispatches) {
             if (dispatch.api != csv.api) {
-                out.notes.push_back("a " + dispatch.api + " dispatch is not in the " + csv.api + " .csv file");
+                out.spoolProblems.push_back("a " + dispatch.api + " dispatch is not in the " + csv.api + " .csv file");
                 continue;
             }
             // Columns follow the counter list; a counter a row lacks is NA.

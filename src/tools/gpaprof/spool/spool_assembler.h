@@ -53,7 +53,8 @@ struct AssembledProcess {
     // --pm-sampling: the .pmsampling.csv of the 'G' and 'H' records, when the spool has any (rows may be empty).
     std::optional<PmSamplingFile> pmSampling;
     std::vector<std::string> pmSamplingProblems;  // samples left out (overlapping, of no known device, ...), counted
-    std::vector<std::string> notes;          // NoteRecords, then assembly problems
+    std::vector<std::string> notes;          // NoteRecords (the process printed them as it ran)
+    std::vector<std::string> spoolProblems;  // what assembly could not use (unreadable lines, rows of no .csv): gpaprof warns
     std::optional<spool::EventRecord> signal;  // the process died of a signal it recorded
     bool exitRecorded = false;                 // the process went through exit()
     size_t apiCalls = 0;

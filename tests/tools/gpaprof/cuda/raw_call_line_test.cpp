@@ -237,7 +237,7 @@ TEST(RawCallLines, AssembleIntoTheSameTrace) {
     const AssembledProcess unexpanded = AssembleSpool(raw, options, nullptr);
     EXPECT_EQ(unexpanded.badRecords, 200u);
     bool said = false;
-    for (const std::string& note : unexpanded.notes) said = said || note.find("built without the CUDA part") != std::string::npos;
+    for (const std::string& problem : unexpanded.spoolProblems) said = said || problem.find("built without the CUDA part") != std::string::npos;
     EXPECT_TRUE(said);
 }
 
