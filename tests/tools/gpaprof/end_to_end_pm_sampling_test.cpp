@@ -94,6 +94,17 @@ TEST_F(GpaprofPmSampling, NoSampleNoFile) {
         << run.err;
 }
 
+// A process that used no NVIDIA device through CUDA (an OpenCL program on PoCL): no file, and gpaprof says why.
+TEST_F(GpaprofPmSampling, NothingSampledIsSaid) {
+    const Outcome run = Profile({"--pm-sampling"}, "-1");
+    if (!skip_.empty()) GTEST_SKIP() << skip_;
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(Path("run.pmsampling.csv")));
+    EXPECT_NE(run.err.find("--pm-sampling: no process made a CUDA context on an NVIDIA GPU"), std::string::npos) << run.err;
+    const Outcome sampled = Profile({"--pm-sampling"}, "3");
+    EXPECT_EQ(sampled.err.find("no process made a CUDA context"), std::string::npos) << sampled.err;
+}
+
 // Refused before the application starts: exit 2, nothing run.
 TEST_F(GpaprofPmSampling, BadIntervalsAndMetricNamesStopGpaprof) {
     for (const std::vector<std::string>& options : {std::vector<std::string>{"--pm-sampling=10ns"},

@@ -493,6 +493,7 @@ int Main(int argc, char** argv) {
 
     Addr2LineResolver resolver;
     bool wroteAny = false;
+    bool pmSampled = false;  // some process started a PM sampler (its file, or a note why there is none)
     for (const Output& output : outputs) {
         AssemblyOptions perProcess = assembly;
         perProcess.displayName = options.sessionName.empty() ? BaseName(output.base) : options.sessionName;
@@ -502,6 +503,7 @@ int Main(int argc, char** argv) {
         for (const std::string& problem : files.problems) Warn(problem);
         for (const std::string& note : files.notes) Say(note);  // quiet under -q, as the line below
         if (!files.spoolRead) continue;
+        pmSampled = pmSampled || files.assembled.pmSampling.has_value();
         if (files.nothingRecorded && perProcess.skipIfNothingRecorded) {
             const std::string& application = files.assembled.process.application;
             Say("process " + output.spool.stem + (application.empty() ? "" : " (" + BaseName(application) + ")") +
@@ -527,6 +529,11 @@ int Main(int argc, char** argv) {
             Warn(who + "was still running when the application ended; its files hold what it recorded so far");
         }
         if (!resolver.problem().empty() && options.sourceSymbols) Say(resolver.problem());
+    }
+    if (options.pmSamplingIntervalNs > 0 && !pmSampled && !spools.empty()) {
+        Say("--pm-sampling: no process made a CUDA context on an NVIDIA GPU, so nothing was sampled (PM sampling "
+            "follows the devices CUDA programs use; OpenCL and Vulkan programs are not sampled yet: "
+            "docs/pm_sampling.md)");
     }
     if (spools.empty()) {
         Warn("no OpenCL activity was recorded: the application made no OpenCL calls, or reached OpenCL in a way "

@@ -3,7 +3,7 @@
 // record and `samples` samples through the agent of the process gpaprof started, at the configured interval, and
 // prints what the configuration asked for.
 //
-// usage: pm_records_app <samples>
+// usage: pm_records_app <samples>   (a negative count: no device record either, as a process that used no CUDA device)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     for (const std::string& name : config.pmMetrics) metrics += (metrics.empty() ? "" : ",") + name;
     std::printf("interval %llu metrics %s\n", static_cast<unsigned long long>(config.pmSamplingIntervalNs),
                 metrics.empty() ? "default" : metrics.c_str());
-    if (config.pmSamplingIntervalNs == 0) return 0;
+    if (config.pmSamplingIntervalNs == 0 || samples < 0) return 0;
 
     const std::vector<std::string> columns =
         config.pmMetrics.empty() ? std::vector<std::string>{"dram__bytes_read.sum", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"}
