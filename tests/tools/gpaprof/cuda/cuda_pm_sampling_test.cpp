@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -94,6 +96,70 @@ TEST_F(GpaprofCuda, PmSamplesHoldTheKernelsBytesWhereTheTraceHasTheKernels) {
                     (unsigned long long)(kernel.end - kernel.start), inside / kKernelBytes, from, file.rows.size());
         EXPECT_NEAR(inside / kKernelBytes, 1.0, 0.05);
         EXPECT_LE(std::llabs(from), 200000) << "the samples see the kernel where the trace has it, within 2 intervals";
+    }
+}
+
+// Alternating memory-bound and compute-bound kernels back to back (cuda_apps/pm_phases): the samples show each phase
+// where the trace has it. A sample is of the memory kind when DRAM is over 40% busy, of the compute kind when DRAM is
+// under 10% busy and the SMs issue over half the run's highest rate; each kernel's run of samples of its kind must
+// start and end within 2 intervals of the kernel's start and end (issue 35's check).
+TEST_F(GpaprofCuda, PmSamplesShowAlternatingPhasesWhereTheTraceHasThem) {
+    const Outcome run = Profile({"-t", "--pm-sampling", "-o", "pm_phases"}, {App("pm_phases")});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const Parsed<PmSamplingFile> parsed = ReadPmSamplingFile(Path("pm_phases.pmsampling.csv"));
+    ASSERT_TRUE(parsed.ok()) << parsed.Describe();
+    const PmSamplingFile& file = parsed.file;
+    const size_t dram = Column(file, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
+    const size_t ipc = Column(file, "sm__inst_executed_realtime.avg.per_cycle_elapsed");
+    ASSERT_LT(dram, file.metrics.size());
+    ASSERT_LT(ipc, file.metrics.size());
+    struct Phase {
+        Window window;
+        bool memory = false;
+    };
+    std::vector<Phase> phases;
+    if (const ApiTracePart* cuda = CudaPart(ReadAtp("pm_phases.atp"))) {
+        for (const KernelTimestamp& kernel : cuda->kernelTimestamps) {
+            const bool memory = kernel.kernelName.find("MemoryPhase") != std::string::npos;
+            if (memory || kernel.kernelName.find("ComputePhase") != std::string::npos) {
+                phases.push_back({{kernel.start, kernel.end}, memory});
+            }
+        }
+    }
+    ASSERT_EQ(phases.size(), 8u);
+    double peakIpc = 0;
+    for (const PmSample& sample : file.rows) {
+        if (sample.device == 0 && sample.values[ipc]) peakIpc = std::max(peakIpc, *sample.values[ipc]);
+    }
+    auto kindOf = [&](const PmSample& sample) {  // 1 memory, 2 compute, 0 neither
+        if (sample.device != 0 || !sample.values[dram] || !sample.values[ipc]) return 0;
+        if (*sample.values[dram] > 40) return 1;
+        if (*sample.values[dram] < 10 && *sample.values[ipc] > peakIpc / 2) return 2;
+        return 0;
+    };
+    const long long interval = static_cast<long long>(file.intervalNs), reach = 2 * interval;
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const Phase& phase = phases[i];
+        const int kind = phase.memory ? 1 : 2;
+        long long first = LLONG_MAX, last = LLONG_MIN;
+        size_t inside = 0, ofKind = 0;
+        for (const PmSample& sample : file.rows) {
+            const long long from = (long long)sample.startNs, to = (long long)sample.endNs;
+            if (to <= (long long)phase.window.start - reach || from >= (long long)phase.window.end + reach) continue;
+            if (from >= (long long)phase.window.start + reach && to <= (long long)phase.window.end - reach) {
+                ++inside;
+                ofKind += kindOf(sample) == kind;
+            }
+            if (kindOf(sample) == kind) first = std::min(first, from), last = std::max(last, to);
+        }
+        const long long startError = first - (long long)phase.window.start, endError = last - (long long)phase.window.end;
+        std::printf("FIGURE pm_phases %zu %s kernel_us=%.0f start_error_us=%.0f end_error_us=%.0f samples_inside=%zu of_its_kind=%zu\n",
+                    i, phase.memory ? "memory" : "compute", (phase.window.end - phase.window.start) / 1e3, startError / 1e3,
+                    endError / 1e3, inside, ofKind);
+        EXPECT_GT(inside, 10u) << "phase " << i << ": fewer than 10 whole samples inside the kernel";
+        EXPECT_EQ(ofKind, inside) << "phase " << i << ": samples inside it of another kind";
+        EXPECT_LE(std::llabs(startError), reach) << "phase " << i << " starts in the samples away from the trace";
+        EXPECT_LE(std::llabs(endError), reach) << "phase " << i << " ends in the samples away from the trace";
     }
 }
 

@@ -5,14 +5,16 @@ CUDA graph (PyTorch's whole-network capture: 3 warm-up steps on a side stream, o
 is replayed N times, as programs that cut launch overhead do. With --workers W the batches come from a DataLoader
 with W worker processes (forked from the process that already uses CUDA; they use none) into pinned memory (a
 thread of the main process pins them), copied to the GPU without waiting, as training scripts load their data.
-With --compile the model is compiled with torch.compile(mode="reduce-overhead") (TorchInductor's kernels, run from
+With --ddp (under torchrun) each rank takes the GPU of its LOCAL_RANK, joins the NCCL process group and
+trains the model wrapped in DistributedDataParallel (its gradients all-reduced over NCCL every step), as data-parallel
+training does; the loss line is printed by every rank, with rank=R. With --compile the model is compiled with torch.compile(mode="reduce-overhead") (TorchInductor's kernels, run from
 CUDA graphs that PyTorch records after a warm-up): 2 compiled steps (compilation, warm-up and recording), then N
 steps that replay the graphs. Where compiling is not possible here (no torch.compile, no triton, no C compiler,
 no Python headers, or the compiler fails), it says why on one line starting "torch_training_loop: --compile not
 possible:" and exits 0.
 
     python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph] [--compile]
-                                   [--workers W]
+                                   [--workers W] [--ddp]
     prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph, compile=1 with
     --compile, workers=W with --workers)
 """
@@ -56,14 +58,24 @@ def main():
     parser.add_argument("--graph", action="store_true")
     parser.add_argument("--compile", action="store_true")
     parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument("--ddp", action="store_true")
     args = parser.parse_args()
     torch.manual_seed(0)
+    rank = None
+    if args.ddp:
+        import torch.distributed as dist
+        local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        torch.cuda.set_device(local_rank)  # "cuda" below is this rank's GPU
+        dist.init_process_group("nccl")
+        rank = dist.get_rank()
     if args.model == "resnet18":
         import torchvision
         model = torchvision.models.resnet18(weights=None)
     else:
         model = convnet()
     model = model.cuda()
+    if args.ddp:
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[torch.cuda.current_device()])
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     loss_fn = torch.nn.CrossEntropyLoss()
     images = torch.randn(args.batch, 3, 224, 224, device="cuda")
@@ -131,6 +143,7 @@ def main():
     graph_field = " graph=1" if args.graph and not args.compile else ""
     graph_field += " compile=1" if args.compile else ""
     graph_field += f" workers={args.workers}" if args.workers else ""
+    graph_field += f" rank={rank}" if rank is not None else ""
     print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch}{graph_field} "
           f"loss={loss.item():.4f}", flush=True)
 
