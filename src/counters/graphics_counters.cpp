@@ -121,4 +121,104 @@ std::vector<DerivedCounterDefinition> QueryOnlyCounters() {
     return counters;
 }
 
+// ---- Sampled counters ----
+
+namespace {
+
+// How each value was obtained, said once in every sampled counter's description.
+constexpr const char* kSampledHow =
+    " Sampled device-wide by NVIDIA's PM sampler over the sample's GPU time window (from the GPU timestamps at its "
+    "begin and end): all work on the GPU in that window counts, other contexts' and processes' too; PM samples that "
+    "reach past the window's edges count by their share of time inside it. A window shorter than four sampling "
+    "intervals is approximate (logged); one with samples missing is refused (the result cannot be read).";
+
+}  // namespace
+
+std::string SampledCounterName(const std::string& metric) { return kSampledPrefix + metric; }
+
+const std::vector<SampledMetric>& SampledMetrics() {
+    static const std::vector<SampledMetric> metrics = {
+        {"gr__cycles_active.avg.pct_of_peak_sustained_elapsed",
+         "Percentage of elapsed cycles the graphics/compute engine (GR) was active", GPA_USAGE_TYPE_PERCENTAGE},
+        {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
+         "Percentage of elapsed cycles the SMs had work (at least one warp resident), averaged over the SMs",
+         GPA_USAGE_TYPE_PERCENTAGE},
+        {"sm__inst_executed_realtime.avg.per_cycle_elapsed",
+         "Warp instructions executed per elapsed cycle, averaged over the SMs", GPA_USAGE_TYPE_ITEMS},
+        {"sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
+         "Percentage of elapsed cycles the tensor pipes were active, averaged over the SMs", GPA_USAGE_TYPE_PERCENTAGE},
+        {"dram__bytes_read.sum", "Bytes read from device memory (DRAM)", GPA_USAGE_TYPE_BYTES},
+        {"dram__bytes_write.sum", "Bytes written to device memory (DRAM)", GPA_USAGE_TYPE_BYTES},
+        {"dram__throughput.avg.pct_of_peak_sustained_elapsed",
+         "Device memory throughput in percent of its peak over the elapsed cycles", GPA_USAGE_TYPE_PERCENTAGE},
+        {"lts__t_bytes.sum", "Bytes the L2 cache slices moved (requests of every kind: reads, writes, atomics)",
+         GPA_USAGE_TYPE_BYTES},
+        {"pcie__read_bytes.sum", "Bytes read over PCIe (from the GPU's side)", GPA_USAGE_TYPE_BYTES},
+        {"pcie__write_bytes.sum", "Bytes written over PCIe (from the GPU's side)", GPA_USAGE_TYPE_BYTES},
+        {"nvlrx__bytes.sum", "Bytes received over NVLink", GPA_USAGE_TYPE_BYTES},
+        {"nvltx__bytes.sum", "Bytes sent over NVLink", GPA_USAGE_TYPE_BYTES},
+    };
+    return metrics;
+}
+
+HardwareCounter SampledHardwareCounter(const std::string& metric) {
+    HardwareCounter counter;
+    counter.name = SampledCounterName(metric);
+    counter.group = "PM";
+    counter.type = GPA_TYPE_FLOAT64;
+    counter.usage = GPA_USAGE_TYPE_ITEMS;
+    std::string what = "NVIDIA metric " + metric;
+    for (const SampledMetric& known : SampledMetrics()) {
+        if (metric == known.metric) {
+            what = std::string(known.description) + " (NVIDIA metric " + metric + ")";
+            counter.usage = known.usage;
+        }
+    }
+    counter.description = what + "." + kSampledHow;
+    return counter;
+}
+
+std::vector<DerivedCounterDefinition> SampledCounters() {
+    const std::string how = kSampledHow;
+    return {
+        Counter("GPUBusy", "Timing",
+                "The percentage of time GPU was busy. NVIDIA: the percentage of elapsed cycles the graphics/compute "
+                "engine (GR) was active (gr__cycles_active.avg.pct_of_peak_sustained_elapsed), averaged over the "
+                "window's time." + how,
+                GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE,
+                SampledCounterName("gr__cycles_active.avg.pct_of_peak_sustained_elapsed")),
+        Counter("FetchSize", "GlobalMemory",
+                "The total kilobytes fetched from the video memory. This is measured with all extra fetches and any "
+                "cache or memory effects taken into account. NVIDIA: bytes read from device memory "
+                "(dram__bytes_read.sum) / 1024." + how,
+                GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_KILOBYTES, SampledCounterName("dram__bytes_read.sum") + " / 1024"),
+        Counter("WriteSize", "GlobalMemory",
+                "The total kilobytes written to the video memory. This is measured with all extra fetches and any "
+                "cache or memory effects taken into account. NVIDIA: bytes written to device memory "
+                "(dram__bytes_write.sum) / 1024; data the L2 cache still holds when the window ends is written, and "
+                "counted, later." + how,
+                GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_KILOBYTES, SampledCounterName("dram__bytes_write.sum") + " / 1024"),
+    };
+}
+
+const std::vector<AbsentCounter>& SampledCountersAbsent() {
+    static const std::vector<AbsentCounter> absent = {
+        {"CSFetchSize, CSWriteSize",
+         "device-wide DRAM bytes do not tell compute work from graphics work; FetchSize and WriteSize carry them"},
+        {"CBMemRead, CBMemWritten",
+         "DRAM bytes are not the color buffer's: the L2 cache, compression and every other surface are in them"},
+        {"MemUnitBusy, MemUnitStalled, WriteUnitStalled",
+         "no L1TEX or write-path metric is sampled (dram__throughput measures device memory, not the memory unit)"},
+        {"L2CacheHit, CacheHit, L1CacheHit",
+         "hit rates are ratios over requests, which a window over device-wide samples does not integrate; L2 bytes "
+         "are offered as the hardware counter PM.lts__t_bytes.sum"},
+        {"CSBusy, VSBusy, PSBusy, GSBusy, HSBusy, DSBusy (and their *Time)",
+         "the SMs' activity (PM.sm__cycles_active...) does not say which shader stage kept them busy"},
+        {"VALUBusy, SALUBusy, TexUnitBusy, DepthStencilTestBusy, PrimitiveAssemblyBusy, TessellatorBusy, CBSlowPixelPct, "
+         "HiZ*, PreZ*, PostZ*",
+         "no sampled metric measures these units"},
+    };
+    return absent;
+}
+
 }  // namespace gpa::graphics

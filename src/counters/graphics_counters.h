@@ -36,4 +36,34 @@ std::vector<DerivedCounterDefinition> PipelineCounters(const std::string& gpuTim
 // of APIs with transform feedback queries.
 std::vector<DerivedCounterDefinition> QueryOnlyCounters();
 
+// ---- Counters sampled device-wide (NVIDIA's PM sampler, src/pm_sampling: issues 35, 36) ----
+// A graphics API's sample on an NVIDIA GPU (GH100 and later) takes hardware counters from the device-level PM
+// sampler: the NVIDIA metrics (ncu's names) integrated over the sample's GPU time window, device-wide (other work on
+// the GPU in that window is in them). Their hardware counter names are "PM." + the metric.
+inline constexpr const char* kSampledPrefix = "PM.";
+std::string SampledCounterName(const std::string& metric);  // "PM.dram__bytes_read.sum"
+
+// What the vocabulary knows of one sampled metric.
+struct SampledMetric {
+    const char* metric;       // ncu's name: "dram__bytes_read.sum"
+    const char* description;  // what it counts, in NVIDIA's terms
+    GPA_Usage_Type usage;     // bytes, percentage, items
+};
+const std::vector<SampledMetric>& SampledMetrics();
+
+// The hardware counter of a sampled metric (float64: a window's share of an edge sample is fractional); a metric the
+// table does not know is described by its name alone.
+HardwareCounter SampledHardwareCounter(const std::string& metric);
+
+// GPA's public counters that map honestly onto sampled metrics (GPUBusy, FetchSize, WriteSize), over "PM." names; the
+// catalog leaves out those whose metric a device does not sample.
+std::vector<DerivedCounterDefinition> SampledCounters();
+
+// GPA counters of the user guide that the sampled metrics do not measure, each with why (docs list them).
+struct AbsentCounter {
+    const char* name;
+    const char* why;
+};
+const std::vector<AbsentCounter>& SampledCountersAbsent();
+
 }  // namespace gpa::graphics
