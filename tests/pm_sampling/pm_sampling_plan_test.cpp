@@ -2,6 +2,9 @@
 // its metrics, what a chip lacks left out with the reason, sets of several passes refused saying so.
 #include "pm_sampling/pm_sampling_plan.h"
 
+#include "pm_sampling/device_sampling.h"
+#include "pm_sampling/sample_window.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +28,22 @@ TEST(PmSamplingPlan, DefaultSetIsOnePassOnHopperAndAmpere) {
         EXPECT_TRUE(plan.leftOut.empty());
         EXPECT_FALSE(plan.configImage.empty());
     }
+}
+
+// The graphics set (device_sampling.h: the Vulkan layer's PM block, GL's NVIDIA counters): every metric in GH100's
+// PM-sampling catalog, all in one pass, and each one integrates over a window (counts and elapsed-time rates).
+TEST(PmSamplingPlan, GraphicsSetIsOnePassOnHopperAndIntegrates) {
+    OPENGPA_REQUIRE_CUPTI(api);
+    Plan plan;
+    const Outcome made = MakePlan(*api, "GH100", GraphicsMetrics(), {}, &plan);
+    ASSERT_TRUE(made.ok()) << made.reason();
+    EXPECT_EQ(plan.metrics, GraphicsMetrics()) << "left out: " << (plan.leftOut.empty() ? "" : plan.leftOut[0]);
+    EXPECT_TRUE(plan.leftOut.empty());
+    for (const std::string& metric : GraphicsMetrics()) {
+        std::string why;
+        EXPECT_NE(IntegrationOf(metric, &why), Integration::None) << metric << ": " << why;
+    }
+    EXPECT_NE(std::find(GraphicsMetrics().begin(), GraphicsMetrics().end(), "dram__bytes_write.sum"), GraphicsMetrics().end());
 }
 
 TEST(PmSamplingPlan, WhatAChipLacksIsLeftOutWithTheReason) {

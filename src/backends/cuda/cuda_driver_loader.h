@@ -20,6 +20,7 @@ namespace gpa::cuda {
     X(cuDeviceGetName)              \
     X(cuDeviceGetAttribute)         \
     X(cuDeviceGetPCIBusId)          \
+    X(cuDeviceGetUuid)              \
     X(cuDevicePrimaryCtxRetain)     \
     X(cuDevicePrimaryCtxRelease)    \
     X(cuCtxGetCurrent)              \
