@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/gl/device_identity.h"
+#include "backends/gl/gl_pm_sampling.h"
 #include "backends/gl/gl_session.h"
 #include "core/logger.h"
 
@@ -86,9 +87,19 @@ Outcome GlContext::Open(void* apiContext, std::unique_ptr<BackendContext>* conte
     if (!profile.gl.Load(gles, &missing)) return NotSupported("the GL function " + missing + " is missing");
     GLint streams = 1;
     if (!gles && (major >= 4)) profile.gl.GetIntegerv(GL_MAX_VERTEX_STREAMS, &streams);
-    profile.capabilities = Capabilities(version, Extensions(profile.gl), streams);
+    const std::set<std::string> extensions = Extensions(profile.gl);
+    profile.capabilities = Capabilities(version, extensions, streams);
     CounterSet counters = BuildCounters(profile.capabilities);
     if (counters.hardware.empty()) return NotSupported("the GL context (" + version + ") has none of the queries GPA counts with");
+    GlPmSampling sampling = OpenPmSampling(profile.gl, profile.capabilities, extensions);
+    AddSampledCounters(&counters, sampling.device ? sampling.device->metrics() : std::vector<std::string>{}, sampling.why);
+    if (sampling.device) {
+        Logger::Instance().Message("GL counters: the GPU (" + sampling.device->chip() + ", CUDA device " +
+                                   std::to_string(sampling.device->cudaOrdinal()) + ") is sampled every " +
+                                   std::to_string(sampling.device->intervalNs()) + " ns by NVIDIA's PM sampler: " +
+                                   std::to_string(sampling.device->metrics().size()) + " PM. counters, device-wide");
+    }
+    profile.sampling = std::move(sampling.device);
     for (const std::string& absent : counters.absent) Logger::Instance().Message("GL counters absent on this context: " + absent);
     opened->device_ = DescribeDevice(profile.gl);
     opened->hardware_ = std::move(counters.hardware);

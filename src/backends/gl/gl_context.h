@@ -8,6 +8,7 @@
 
 #include "backends/gl/gl_counters.h"
 #include "backends/gl/gl_functions.h"
+#include "pm_sampling/device_sampling.h"
 #include "core/backend.h"
 #include "counters/consolidated_pass_planner.h"
 
@@ -19,6 +20,8 @@ struct ContextProfile {
     GlFunctions gl;
     GlCapabilities capabilities;
     std::vector<GlQuery> queries;  // of every hardware counter
+    // The GPU's PM sampling where it is sampled (NVIDIA): the PM. hardware counters' values come from its windows.
+    std::shared_ptr<pm_sampling::DeviceSampling> sampling;
     // Whether `handle` is the context current on the calling thread (EGL's, else GLX's): GL calls reach only that.
     bool IsCurrent() const;
 };

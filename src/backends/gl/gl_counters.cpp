@@ -160,11 +160,27 @@ CounterSet BuildCounters(const GlCapabilities& c) {
     return set;
 }
 
+void AddSampledCounters(CounterSet* set, const std::vector<std::string>& metrics, const std::string& whyNot) {
+    if (metrics.empty()) {
+        std::string names;
+        for (const DerivedCounterDefinition& counter : graphics::SampledCounters()) names += counter.name + ", ";
+        set->absent.push_back(names + "and the PM. hardware counters (NVIDIA's device-level PM sampler): " + whyNot);
+        return;
+    }
+    for (size_t i = 0; i < metrics.size(); ++i) {
+        set->hardware.push_back(graphics::SampledHardwareCounter(metrics[i]));
+        GlQuery query;
+        query.sampled = static_cast<int>(i);
+        set->queries.push_back(query);
+    }
+    for (DerivedCounterDefinition& counter : graphics::SampledCounters()) set->derived.push_back(std::move(counter));
+}
+
 bool FitInOnePass(const std::vector<GlQuery>& queries) {
     std::set<std::pair<GLenum, GLuint>> active;
     bool occlusion = false;
     for (const GlQuery& query : queries) {
-        if (query.target == 0) continue;  // timestamps are no active queries
+        if (query.target == 0) continue;  // timestamps (and the sampled counters' windows) are no active queries
         if (IsOcclusion(query.target)) {
             if (occlusion) return false;
             occlusion = true;

@@ -40,9 +40,12 @@ GlCapabilities Capabilities(const std::string& version, const std::set<std::stri
 
 // How one hardware counter is measured.
 struct GlQuery {
-    GLenum target = 0;  // 0: the two timestamps of the sample (TIMING.duration_ns)
+    GLenum target = 0;  // 0: the two timestamps of the sample (TIMING.duration_ns), or a sampled metric's window
     GLuint index = 0;   // stream, for indexed targets
     bool indexed = false;
+    int sampled = -1;   // >= 0: the index of a metric of the device's PM sampling, integrated over the sample's window
+
+    bool IsTiming() const { return target == 0 && sampled < 0; }
 };
 
 struct CounterSet {
@@ -53,6 +56,11 @@ struct CounterSet {
 };
 
 CounterSet BuildCounters(const GlCapabilities& capabilities);
+
+// The counters of a GPU sampled by NVIDIA's PM sampler (gl_pm_sampling.h): "PM.<metric>" hardware counters of
+// `metrics` (the device's, in its order) and the vocabulary's public counters over them. Without sampling
+// (`metrics` empty) the public counters are absent, with `whyNot`.
+void AddSampledCounters(CounterSet* set, const std::vector<std::string>& metrics, const std::string& whyNot);
 
 // Whether the queries of these hardware counters can all be active at once: GL allows one active query per target
 // and index, and one of the occlusion targets at a time.

@@ -19,6 +19,7 @@ bool GlFunctions::Load(bool gles, std::string* missing) {
     if (gles) {
         if (!QueryCounter) Resolve(&QueryCounter, "glQueryCounterEXT");
         if (!GetQueryObjectui64v) Resolve(&GetQueryObjectui64v, "glGetQueryObjectui64vEXT");
+        if (!GetInteger64v) Resolve(&GetInteger64v, "glGetInteger64vEXT");
     }
 #define OPENGPA_GL_CHECK(type, member, name) \
     if (!member) {                           \

@@ -21,13 +21,18 @@ namespace gpa::gl {
     X(PFNGLGETQUERYOBJECTUIVPROC, GetQueryObjectuiv, "glGetQueryObjectuiv") \
     X(PFNGLFLUSHPROC, Flush, "glFlush")
 
+// GL_EXT_memory_object's query of the device UUIDs (glext.h's type; glcorearb.h lacks it).
+typedef void(APIENTRYP OpenGpaGetUnsignedBytei_vEXT)(GLenum target, GLuint index, GLubyte* data);
+
 // Present from GL 3.3 / 4.0 (desktop) or by extension (GLES: EXT_disjoint_timer_query).
 #define OPENGPA_GL_OPTIONAL_FUNCTIONS(X)                                         \
     X(PFNGLQUERYCOUNTERPROC, QueryCounter, "glQueryCounter")                     \
     X(PFNGLGETQUERYOBJECTUI64VPROC, GetQueryObjectui64v, "glGetQueryObjectui64v") \
     X(PFNGLBEGINQUERYINDEXEDPROC, BeginQueryIndexed, "glBeginQueryIndexed")      \
     X(PFNGLENDQUERYINDEXEDPROC, EndQueryIndexed, "glEndQueryIndexed")            \
-    X(PFNGLGETQUERYINDEXEDIVPROC, GetQueryIndexediv, "glGetQueryIndexediv")
+    X(PFNGLGETQUERYINDEXEDIVPROC, GetQueryIndexediv, "glGetQueryIndexediv")      \
+    X(PFNGLGETINTEGER64VPROC, GetInteger64v, "glGetInteger64v")                  \
+    X(OpenGpaGetUnsignedBytei_vEXT, GetUnsignedBytei_vEXT, "glGetUnsignedBytei_vEXT")
 
 struct GlFunctions {
 #define OPENGPA_GL_MEMBER(type, member, name) type member = nullptr;

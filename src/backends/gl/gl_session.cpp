@@ -1,7 +1,11 @@
 #include "backends/gl/gl_session.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+
+#include "backends/gl/gl_pm_sampling.h"
+#include "core/logger.h"
 
 namespace gpa::gl {
 
@@ -31,7 +35,10 @@ std::string SampleName(uint32_t sampleId, uint32_t pass) {
 
 }  // namespace
 
-GlSession::GlSession(const ContextProfile& profile, PassPlan plan) : profile_(profile), plan_(std::move(plan)) {}
+GlSession::GlSession(const ContextProfile& profile, PassPlan plan) : profile_(profile), plan_(std::move(plan)) {
+    // Redone per session: the clocks' offset moves (GPU clock changes, the CPU's clock slewed by NTP).
+    if (profile_.sampling) beginCalibration_ = CalibrateGpuClock(profile_.gl);
+}
 
 GlSession::~GlSession() {
     // Query names belong to the context: deleted only in it (another context current would lose its own).
@@ -51,10 +58,12 @@ void GlSession::DeleteQueries(Sample& sample) {
     for (GLuint query : sample.queries) {
         if (query) names.push_back(query);
     }
-    if (sample.endTimestamp) names.push_back(sample.endTimestamp);
+    for (GLuint query : {sample.endTimestamp, sample.windowBegin, sample.windowEnd}) {
+        if (query) names.push_back(query);
+    }
     if (!names.empty()) profile_.gl.DeleteQueries(static_cast<GLsizei>(names.size()), names.data());
     std::fill(sample.queries.begin(), sample.queries.end(), 0);
-    sample.endTimestamp = 0;
+    sample.endTimestamp = sample.windowBegin = sample.windowEnd = 0;
 }
 
 Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
@@ -84,9 +93,21 @@ Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
         }
     }
     sample.queries.assign(sample.counters.size(), 0);
-    gl.GenQueries(static_cast<GLsizei>(sample.queries.size()), sample.queries.data());
+    bool sampled = false;
+    for (size_t i = 0; i < sample.counters.size(); ++i) {
+        if (profile_.queries.at(sample.counters[i]).sampled >= 0) {
+            sampled = true;
+        } else {
+            gl.GenQueries(1, &sample.queries[i]);
+        }
+    }
+    if (sampled) {  // the window's begin, before the sample's own queries begin
+        gl.GenQueries(1, &sample.windowBegin);
+        gl.QueryCounter(sample.windowBegin, GL_TIMESTAMP);
+    }
     for (size_t i = 0; i < sample.counters.size(); ++i) {
         const GlQuery& query = profile_.queries.at(sample.counters[i]);
+        if (query.sampled >= 0) continue;
         if (query.target == 0) {
             gl.QueryCounter(sample.queries[i], GL_TIMESTAMP);
         } else if (query.indexed) {
@@ -108,6 +129,7 @@ Outcome GlSession::EndSample(uint32_t pass, uint32_t sampleId) {
     const GlFunctions& gl = profile_.gl;
     for (size_t i = sample.counters.size(); i-- > 0;) {
         const GlQuery& query = profile_.queries.at(sample.counters[i]);
+        if (query.sampled >= 0) continue;
         if (query.target == 0) {
             gl.GenQueries(1, &sample.endTimestamp);
             gl.QueryCounter(sample.endTimestamp, GL_TIMESTAMP);
@@ -116,6 +138,10 @@ Outcome GlSession::EndSample(uint32_t pass, uint32_t sampleId) {
         } else {
             gl.EndQuery(query.target);
         }
+    }
+    if (sample.windowBegin) {  // the window's end, after everything of the sample
+        gl.GenQueries(1, &sample.windowEnd);
+        gl.QueryCounter(sample.windowEnd, GL_TIMESTAMP);
     }
     sample.ended = true;
     return Outcome::Ok();
@@ -149,8 +175,11 @@ bool GlSession::IsReady() {
     if (!profile_.IsCurrent()) return false;
     // Queries complete in order: the last one of the last sample is enough, as GL's timer query samples do.
     for (auto sample = samples_.rbegin(); sample != samples_.rend(); ++sample) {
+        if (sample->windowEnd) return Available(sample->windowEnd);
         if (sample->endTimestamp) return Available(sample->endTimestamp);
-        if (!sample->queries.empty()) return Available(sample->queries.back());
+        for (auto query = sample->queries.rbegin(); query != sample->queries.rend(); ++query) {
+            if (*query) return Available(*query);
+        }
     }
     return true;
 }
@@ -162,12 +191,18 @@ Outcome GlSession::WaitUntilReady() {
     for (Sample& sample : samples_) {
         sample.values.assign(sample.counters.size(), 0);
         for (size_t i = 0; i < sample.counters.size(); ++i) {
-            if (profile_.queries.at(sample.counters[i]).target == 0) {
+            const GlQuery& query = profile_.queries.at(sample.counters[i]);
+            if (query.sampled >= 0) continue;  // from the window, below
+            if (query.target == 0) {
                 const uint64_t begin = Result(sample.queries[i]), end = Result(sample.endTimestamp);
                 sample.values[i] = end >= begin ? end - begin : 0;
             } else {
                 sample.values[i] = Result(sample.queries[i]);
             }
+        }
+        if (sample.windowBegin) {
+            sample.windowBeginGpuNs = Result(sample.windowBegin);
+            sample.windowEndGpuNs = Result(sample.windowEnd);
         }
         DeleteQueries(sample);
     }
@@ -179,8 +214,50 @@ Outcome GlSession::WaitUntilReady() {
                            "the session ran, so its timestamps cannot be compared; run the session again";
         }
     }
+    if (readFailure_.empty()) IntegrateWindows();
     read_ = true;
     return readFailure_.empty() ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, readFailure_);
+}
+
+void GlSession::IntegrateWindows() {
+    const bool any = std::any_of(samples_.begin(), samples_.end(), [](const Sample& s) { return s.windowEndGpuNs != 0; });
+    if (!any || !profile_.sampling) return;
+    const std::optional<ClockCalibration> endCalibration = CalibrateGpuClock(profile_.gl);
+    const std::optional<ClockCalibration>& first = beginCalibration_ ? beginCalibration_ : endCalibration;
+    const size_t metrics = profile_.sampling->metrics().size();
+    for (Sample& sample : samples_) {
+        if (sample.windowEndGpuNs == 0) continue;
+        const std::string name = SampleName(sample.sampleId, sample.pass);
+        sample.sampledValues.assign(metrics, std::nullopt);
+        sample.sampledWhy.assign(metrics, "");
+        if (!first) {
+            sample.sampledFailure = "the GPU clock could not be calibrated against CLOCK_MONOTONIC "
+                                    "(glGetInteger64v(GL_TIMESTAMP) gave nothing), so the PM samples of " + name +
+                                    "'s window cannot be found";
+            continue;
+        }
+        if (sample.windowEndGpuNs < sample.windowBeginGpuNs) {
+            sample.sampledFailure = "the GPU timestamps of " + name + " end before they begin";
+            continue;
+        }
+        const std::optional<ClockCalibration> second = beginCalibration_ ? endCalibration : std::nullopt;
+        const uint64_t begin = GpuToCpuNs(sample.windowBeginGpuNs, *first, second);
+        const uint64_t end = std::max(begin + 1, GpuToCpuNs(sample.windowEndGpuNs, *first, second));
+        const pm_sampling::WindowResult window =
+            profile_.sampling->Window(begin, end, std::chrono::milliseconds(kWindowTimeoutMs));
+        if (window.quality == pm_sampling::WindowQuality::Refused) {
+            sample.sampledFailure = "the PM samples of " + name + "'s GPU time window (" +
+                                    std::to_string(end - begin) + " ns) were refused: " + window.why;
+            continue;
+        }
+        if (window.quality == pm_sampling::WindowQuality::Approximate) {
+            Logger::Instance().Message("GL " + name + ": its PM counters are approximate: " + window.why);
+        }
+        for (size_t m = 0; m < metrics && m < window.values.size(); ++m) {
+            sample.sampledValues[m] = window.values[m];
+            if (m < window.valueWhy.size()) sample.sampledWhy[m] = window.valueWhy[m];
+        }
+    }
 }
 
 Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
@@ -190,7 +267,23 @@ Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
     for (const Sample& sample : samples_) {
         if (sample.sampleId != sampleId) continue;
         found = true;
-        for (size_t i = 0; i < sample.counters.size(); ++i) (*values)[sample.counters[i]] = static_cast<double>(sample.values[i]);
+        for (size_t i = 0; i < sample.counters.size(); ++i) {
+            const GlQuery& query = profile_.queries.at(sample.counters[i]);
+            if (query.sampled < 0) {
+                (*values)[sample.counters[i]] = static_cast<double>(sample.values[i]);
+                continue;
+            }
+            if (!sample.sampledFailure.empty()) return Fail(GPA_STATUS_ERROR_FAILED, sample.sampledFailure);
+            const size_t metric = static_cast<size_t>(query.sampled);
+            if (metric >= sample.sampledValues.size() || !sample.sampledValues[metric]) {
+                const std::string why = metric < sample.sampledWhy.size() ? sample.sampledWhy[metric] : "";
+                return Fail(GPA_STATUS_ERROR_FAILED, "the PM samples give no value of " +
+                                                         profile_.sampling->metrics().at(metric) + " for " +
+                                                         SampleName(sample.sampleId, sample.pass) +
+                                                         (why.empty() ? "" : ": " + why));
+            }
+            (*values)[sample.counters[i]] = *sample.sampledValues[metric];
+        }
     }
     return found ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, "internal error: no sample " + std::to_string(sampleId));
 }

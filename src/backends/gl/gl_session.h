@@ -3,13 +3,20 @@
 // GPA_EndSample their ends and a second timestamp. GL allows one active query per target and stream, so a sample
 // fails, saying which, where the application has a query of a target the pass counts with active at that moment.
 // Results are read where GL can read them: on a thread where the context is current.
+// A sample whose pass has sampled counters (PM.<metric>: NVIDIA's device-level PM sampler) also gets a GL_TIMESTAMP
+// query before everything else at GPA_BeginSample and after everything at GPA_EndSample: its GPU time window, put on
+// CLOCK_MONOTONIC by the clock calibrations made when the session began and when its results are read, and
+// integrated by the device's sampling (DeviceSampling::Window). An approximate window is logged once per sample and
+// its values given; a refused one makes the sample unreadable, with the reason.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/gl/gl_context.h"
+#include "backends/gl/gpu_clock_calibration.h"
 #include "core/backend.h"
 
 namespace gpa::gl {
@@ -40,9 +47,16 @@ private:
         std::vector<uint32_t> counters;  // the pass's hardware counters
         std::vector<GLuint> queries;     // per counter; a timing counter's is its begin timestamp
         GLuint endTimestamp = 0;         // the timing counter's end, made at GPA_EndSample
+        GLuint windowBegin = 0, windowEnd = 0;  // the sampled counters' window (GL_TIMESTAMP queries)
         bool ended = false;
         std::vector<uint64_t> values;    // per counter, once read
+        uint64_t windowBeginGpuNs = 0, windowEndGpuNs = 0;
+        std::vector<std::optional<double>> sampledValues;  // per metric of the device's sampling
+        std::vector<std::string> sampledWhy;               // per metric: why its value is missing
+        std::string sampledFailure;                        // why the window was refused
     };
+
+    void IntegrateWindows();
 
     Outcome NotCurrent(const char* what) const;
     void DeleteQueries(Sample& sample);
@@ -54,6 +68,7 @@ private:
     std::vector<Sample> samples_;
     bool read_ = false;        // every result read (WaitUntilReady), the queries deleted
     std::string readFailure_;  // why the results are unusable, when they are
+    std::optional<ClockCalibration> beginCalibration_;  // GPU clock against CLOCK_MONOTONIC at the session's begin
 };
 
 }  // namespace gpa::gl

@@ -142,3 +142,40 @@ TEST_F(Counters, HardwareCountersWithTheFlag) {
 
 }  // namespace
 }  // namespace ogpa::gltest
+
+namespace ogpa::gltest {
+namespace {
+
+std::vector<std::string> messages;
+void KeepMessage(GPA_Logging_Type, const char* message) { messages.emplace_back(message); }
+
+// Mesa's llvmpipe names a device UUID (GL_EXT_memory_object), but no CUDA device has it: no PM. counters, no GPUBusy,
+// FetchSize, WriteSize, and GPA_OpenContext logs why.
+TEST_F(Counters, NoSampledCountersOnACpuRendererAndTheReasonIsLogged) {
+    if (!env().IsLlvmpipe()) GTEST_SKIP() << "the sampled counters of " << env().Renderer() << " are the GPU tests' (pm_counters_test)";
+    ASSERT_GPA_OK(GPA_CloseContext());
+    messages.clear();
+    ASSERT_GPA_OK(GPA_RegisterLoggingCallback(GPA_LOGGING_MESSAGE, KeepMessage));
+    ASSERT_GPA_OK(GPA_OpenContext(env().context(), GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT));
+    EXPECT_FALSE(Offers("GPUBusy"));
+    EXPECT_FALSE(Offers("FetchSize"));
+    EXPECT_FALSE(Offers("WriteSize"));
+    gpa_uint32 count = 0;
+    ASSERT_GPA_OK(GPA_GetNumCounters(&count));
+    for (gpa_uint32 i = 0; i < count; ++i) {
+        const char* name = nullptr;
+        ASSERT_GPA_OK(GPA_GetCounterName(i, &name));
+        EXPECT_NE(std::string(name).rfind("PM.", 0), 0u) << name;
+    }
+    std::string reason;
+    for (const std::string& message : messages) {
+        if (message.find("NVIDIA's device-level PM sampler") != std::string::npos) reason = message;
+    }
+    EXPECT_NE(reason.find("GPUBusy, FetchSize, WriteSize"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("is not sampled: "), std::string::npos) << reason;
+    std::printf("[ no PM counters ] %s\n", reason.c_str());
+    GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, nullptr);
+}
+
+}  // namespace
+}  // namespace ogpa::gltest
