@@ -84,19 +84,26 @@ Outcome LoadGpaInterface(VkDevice device, GpaInterface* gpa) {
     return Outcome::Ok();
 }
 
-std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryKhrEvents(const GpaInterface& gpa,
-                                                            const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks) {
+std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryBlockEvents(const GpaInterface& gpa,
+                                                              const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks,
+                                                              VkGpaPerfBlockAMD block) {
     std::vector<VkGpaPerfEventPropertiesOPENGPA> events;
-    const bool offered = std::any_of(blocks.begin(), blocks.end(), [](const VkGpaPerfBlockPropertiesAMD& block) {
-        return block.blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA;
+    const bool offered = std::any_of(blocks.begin(), blocks.end(), [block](const VkGpaPerfBlockPropertiesAMD& properties) {
+        return properties.blockType == block;
     });
-    if (!offered || gpa.EnumerateEvents == nullptr || gpa.GetPassCount == nullptr) return events;
+    if (!offered || gpa.EnumerateEvents == nullptr) return events;
     uint32_t count = 0;
-    if (gpa.EnumerateEvents(gpa.device, VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA, &count, nullptr) != VK_SUCCESS) return events;
+    if (gpa.EnumerateEvents(gpa.device, block, &count, nullptr) != VK_SUCCESS) return events;
     events.resize(count);
-    if (gpa.EnumerateEvents(gpa.device, VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA, &count, events.data()) != VK_SUCCESS) count = 0;
+    if (gpa.EnumerateEvents(gpa.device, block, &count, events.data()) != VK_SUCCESS) count = 0;
     events.resize(count);
     return events;
+}
+
+std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryKhrEvents(const GpaInterface& gpa,
+                                                            const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks) {
+    if (gpa.GetPassCount == nullptr) return {};
+    return QueryBlockEvents(gpa, blocks, VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA);
 }
 
 Outcome QueryPerfBlocks(VkInstance instance, VkPhysicalDevice physicalDevice, std::vector<VkGpaPerfBlockPropertiesAMD>* blocks) {

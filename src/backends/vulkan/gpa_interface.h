@@ -41,8 +41,18 @@ Outcome LoadGpaInterface(VkDevice device, GpaInterface* gpa);
 // them (it needs Vulkan 1.1 or VK_KHR_get_physical_device_properties2).
 Outcome QueryPerfBlocks(VkInstance instance, VkPhysicalDevice physicalDevice, std::vector<VkGpaPerfBlockPropertiesAMD>* blocks);
 
-// The events of the layer's VK_KHR_performance_query block (empty where it is not offered, or the layer
-// is older than the block).
+// OpenGPA's block of NVIDIA metrics from device-level PM sampling (vk_amd_gpa_interface.h defines it; a local value
+// where the header is older).
+#ifndef VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA
+#define VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA ((VkGpaPerfBlockAMD)0x10001)
+#endif
+
+// The events of one of the layer's blocks described by vkEnumerateGpaPerfEventsOPENGPA (empty where the block is not
+// offered, or the layer is older than the block).
+std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryBlockEvents(const GpaInterface& gpa,
+                                                              const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks,
+                                                              VkGpaPerfBlockAMD block);
+// The events of the layer's VK_KHR_performance_query block.
 std::vector<VkGpaPerfEventPropertiesOPENGPA> QueryKhrEvents(const GpaInterface& gpa,
                                                             const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks);
 

@@ -70,8 +70,11 @@ Outcome VulkanContext::Open(void* apiContext, std::unique_ptr<BackendContext>* c
     opened->profile_.nanosecondsPerTick = properties.limits.timestampPeriod;
 
     const bool layer = opened->profile_.gpa.ImplementedByOpenGpaLayer();
-    CounterSet counters = BuildCounters(blocks, layer, layer ? QueryKhrEvents(opened->profile_.gpa, blocks)
-                                                             : std::vector<VkGpaPerfEventPropertiesOPENGPA>{});
+    CounterSet counters = BuildCounters(
+        blocks, layer,
+        layer ? QueryKhrEvents(opened->profile_.gpa, blocks) : std::vector<VkGpaPerfEventPropertiesOPENGPA>{},
+        layer ? QueryBlockEvents(opened->profile_.gpa, blocks, VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA)
+              : std::vector<VkGpaPerfEventPropertiesOPENGPA>{});
     for (const std::string& absent : counters.absent) Logger::Instance().Message("Vulkan counters absent on this device: " + absent);
     opened->hardware_ = std::move(counters.hardware);
     opened->derived_ = std::move(counters.derived);

@@ -1,6 +1,8 @@
 #include "backends/vulkan/vulkan_counters.h"
 
+#include <bit>
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include "counters/graphics_counters.h"
@@ -42,6 +44,20 @@ std::string Lower(std::string text) {
 }
 
 }  // namespace
+
+std::optional<double> DecodeResult(uint64_t word, ResultEncoding encoding) {
+    switch (encoding) {
+        case ResultEncoding::kSigned: return static_cast<double>(static_cast<int64_t>(word));
+        case ResultEncoding::kDouble: return std::bit_cast<double>(word);
+        case ResultEncoding::kPmSampled: {
+            const double value = std::bit_cast<double>(word);
+            if (std::isnan(value)) return std::nullopt;
+            return value;
+        }
+        case ResultEncoding::kUnsigned: break;
+    }
+    return static_cast<double>(word);
+}
 
 ResultEncoding KhrEncoding(VkPerformanceCounterStorageKHR storage) {
     switch (storage) {
@@ -96,7 +112,8 @@ const std::vector<DerivedCounterDefinition>& PublicCounters() {
 }
 
 CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks, bool layerEvents,
-                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& khrEvents) {
+                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& khrEvents,
+                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& pmEvents) {
     CounterSet set;
     HardwareCounter timing;
     timing.name = kTimingCounterName;
@@ -147,7 +164,22 @@ CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks,
         set.encodings.push_back(KhrEncoding(event.storage));
         set.planning.push_back(EventPlanning{true, event.queueFamilyMask});
     }
+    for (const VkGpaPerfEventPropertiesOPENGPA& event : pmEvents) {
+        HardwareCounter counter = graphics::SampledHardwareCounter(event.name);
+        if (!taken.insert(Lower(counter.name)).second) continue;  // the layer lists a metric once; never twice here
+        set.hardware.push_back(counter);
+        set.events.push_back(VkGpaPerfCounterAMD{event.blockType, 0, event.eventID});
+        set.encodings.push_back(ResultEncoding::kPmSampled);
+        set.planning.push_back(EventPlanning{});  // read from the samples around the sample: joins any pass
+    }
     set.derived = PublicCounters();  // those whose events are missing are omitted by the catalog, with the reason
+    if (pmEvents.empty()) {
+        set.absent.push_back("GPUBusy, FetchSize, WriteSize and the PM. hardware counters: the layer offers no PM "
+                             "sampling block (NVIDIA GPUs only, with a layer built with CUPTI whose sampler started; "
+                             "the layer logs why not)");
+    } else {
+        for (DerivedCounterDefinition& counter : graphics::SampledCounters()) set.derived.push_back(std::move(counter));
+    }
     return set;
 }
 

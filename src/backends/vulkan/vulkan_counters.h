@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,13 @@ struct EventCounter {
 const std::vector<EventCounter>& LayerEvents();
 
 // How a cumulative sample's 64-bit result of an event is read (the layer widens VK_KHR_performance_query
-// values: signed ones to int64, floating-point ones to the bits of a double).
-enum class ResultEncoding { kUnsigned, kSigned, kDouble };
+// values: signed ones to int64, floating-point ones to the bits of a double; its PM sampling block gives every value
+// as the bits of a double, NaN where it has none: docs/vulkan_layer.md).
+enum class ResultEncoding { kUnsigned, kSigned, kDouble, kPmSampled };
+
+// The number a result word stands for; nullopt where the layer says it has none (a PM value's NaN). The one place
+// that knows the encodings.
+std::optional<double> DecodeResult(uint64_t word, ResultEncoding encoding);
 
 // What the pass planner needs of an event.
 struct EventPlanning {
@@ -53,8 +59,11 @@ struct CounterSet {
 // The counters of a device. `layerEvents`: the blocks are those of OpenGPA's layer (docs/vulkan_layer.md);
 // otherwise the driver implements the extension with hardware events OpenGPA has no tables for, and only
 // the timing counters are declared. `khrEvents`: the layer's description of its block KHR, if offered.
+// `pmEvents`: its PM sampling block's (NVIDIA metrics sampled device-wide), if offered: hardware counters
+// "PM.<metric>" and the graphics vocabulary's public counters over them (GPUBusy, FetchSize, WriteSize).
 CounterSet BuildCounters(const std::vector<VkGpaPerfBlockPropertiesAMD>& blocks, bool layerEvents,
-                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& khrEvents = {});
+                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& khrEvents = {},
+                         const std::vector<VkGpaPerfEventPropertiesOPENGPA>& pmEvents = {});
 
 // The hardware counter of one VK_KHR_performance_query event; `name` is unique in the context.
 HardwareCounter KhrHardwareCounter(const VkGpaPerfEventPropertiesOPENGPA& event, const std::string& name);

@@ -19,17 +19,6 @@ Outcome Failed(const GpaInterface& gpa, const char* call, VkResult result) {
 
 std::string PassName(uint32_t pass) { return "pass " + std::to_string(pass); }
 
-// A cumulative sample's 64-bit result as the number it stands for (vk_amd_gpa_interface.h: how the layer
-// widens VK_KHR_performance_query values).
-double Decode(uint64_t word, ResultEncoding encoding) {
-    switch (encoding) {
-        case ResultEncoding::kSigned: return static_cast<double>(static_cast<int64_t>(word));
-        case ResultEncoding::kDouble: return std::bit_cast<double>(word);
-        case ResultEncoding::kUnsigned: break;
-    }
-    return static_cast<double>(word);
-}
-
 }  // namespace
 
 double ResultTimeoutSeconds() {
@@ -190,7 +179,18 @@ Outcome VulkanSession::ReadSample(uint32_t sampleId, std::vector<double>* values
         }
         for (size_t i = 0; i < pass.hardwareCounters.size(); ++i) {
             const uint32_t counter = pass.hardwareCounters[i];
-            (*values)[counter] = Decode(results[i], profile_.encodings.at(counter - 1));
+            const std::optional<double> value = DecodeResult(results[i], profile_.encodings.at(counter - 1));
+            if (!value) {
+                std::string reason = "the layer has no value of hardware counter " + std::to_string(counter) +
+                                     " (a PM. counter) for sample " + std::to_string(sampleId) +
+                                     ": the PM samples of its GPU time window were refused or do not integrate it";
+                if (profile_.gpa.GetLastMessage != nullptr) {
+                    const char* message = profile_.gpa.GetLastMessage(profile_.gpa.device);
+                    if (message != nullptr && message[0] != '\0') reason += std::string(" (the layer: ") + message + ")";
+                }
+                return Fail(GPA_STATUS_ERROR_FAILED, reason);
+            }
+            (*values)[counter] = *value;
         }
     }
     return Outcome::Ok();
