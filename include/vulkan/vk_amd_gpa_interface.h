@@ -266,6 +266,15 @@ typedef const char*(VKAPI_PTR* PFN_vkGetGpaInterfaceLastMessageOPENGPA)(VkDevice
  * uint64, float32 and float64 as the bits of an IEEE 754 double (copy them into a double).
  */
 #define VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA ((VkGpaPerfBlockAMD)0x10000)
+/*
+ * OpenGPA's block of NVIDIA metrics from device-level PM sampling (CUPTI), offered on NVIDIA GPUs where the layer
+ * was built with CUPTI and sampling starts. Its events are NVIDIA metrics named as ncu names them
+ * (vkEnumerateGpaPerfEventsOPENGPA), in a fixed order (docs/vulkan_layer.md). A cumulative sample's 64-bit result
+ * for one of its events holds the bits of an IEEE 754 double (copy them into a double; NaN: not known): the
+ * metric integrated over the sample's GPU begin and end. A trace sample of its events gets OpenGPA's SPM trace
+ * format (docs/pm_sampling_trace_format.md). Device-wide: other work on the GPU is in the values.
+ */
+#define VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA ((VkGpaPerfBlockAMD)0x10001)
 
 /* What one event of a block counts: the names the extension's structures do not carry. */
 typedef struct VkGpaPerfEventPropertiesOPENGPA {

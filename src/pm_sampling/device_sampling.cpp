@@ -183,7 +183,7 @@ private:
                 if (!failure_.empty()) return *problem = failure_, false;
             }
             if (Clock::now() >= deadline) {
-                *problem = "the PM samples of the window's end did not arrive within " + std::to_string(timeout.count()) +
+                *problem = std::string(kSamplesLate) + " within " + std::to_string(timeout.count()) +
                            " ms (the newest decoded ends " +
                            (newest == 0 ? std::string("nowhere: none yet")
                                         : std::to_string(endNs > newest ? (endNs - newest) / 1000 : 0) + " us before it") +

@@ -34,6 +34,10 @@ struct DeviceSamplingOptions {
     uint64_t retentionNs = 10000000000ull;  // samples kept 10 s behind the newest
 };
 
+// How a refusal of Window (and Samples' incompleteness) begins when the samples of the window's end did not come
+// within the timeout: the caller may ask again later (the Vulkan layer answers VK_NOT_READY then).
+inline constexpr const char* kSamplesLate = "the PM samples of the window's end did not arrive";
+
 class DeviceSampling {
 public:
     // The sampling of the GPU whose UUID is `uuid`, started on the first call for it (with `options`; later calls

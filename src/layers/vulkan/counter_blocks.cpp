@@ -95,6 +95,7 @@ uint32_t StatisticResultIndex(VkQueryPipelineStatisticFlags mask, VkQueryPipelin
 
 const char* BlockName(VkGpaPerfBlockAMD block) {
     if (block == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) return "KHR";  // OpenGPA's value, not of the enum
+    if (block == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA) return "PM";
     switch (block) {
         case VK_GPA_PERF_BLOCK_IA_AMD: return "IA";
         case VK_GPA_PERF_BLOCK_VGT_AMD: return "VGT";

@@ -23,6 +23,7 @@ enum class EventSource {
     kPipelineStatistic,  // a bit of a VK_QUERY_TYPE_PIPELINE_STATISTICS query
     kOcclusion,          // the samples-passed count of a VK_QUERY_TYPE_OCCLUSION query
     kKhrPerformance,     // a counter of a VK_QUERY_TYPE_PERFORMANCE_QUERY_KHR query
+    kPmSampling,         // a metric of the PM-sampling block, integrated between two timestamps (pm_block.h)
 };
 
 struct EventDefinition {

@@ -3,8 +3,9 @@
 // driver does not know them) and switches on what its queries need: hostQueryReset (Vulkan 1.2, or
 // VK_EXT_host_query_reset), pipelineStatisticsQuery and occlusionQueryPrecise where the device has them, and
 // VK_KHR_performance_query with performanceCounterQueryPools where the driver offers its counters (then the
-// profiling lock is taken: profiling_lock.h). A device that does not enable VK_AMD_gpa_interface is created
-// exactly as the application asked.
+// profiling lock is taken: profiling_lock.h), and VK_KHR/EXT_calibrated_timestamps where the PM-sampling block is
+// offered (pm_block.h). A device that does not enable VK_AMD_gpa_interface is created exactly as the application
+// asked.
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -161,7 +162,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
         return VK_ERROR_EXTENSION_NOT_PRESENT;
     }
     EditedCreateInfo edited;
-    if (emulate) EditForEmulation(*pCreateInfo, support, &edited, device.get());
+    if (emulate) {
+        EditForEmulation(*pCreateInfo, support, &edited, device.get());
+        // The PM-sampling block needs the device's timestamps calibrated against CLOCK_MONOTONIC.
+        device->pm = PmSupportOf(instance, physicalDevice);
+        const char* calibration = device->pm.calibrationExtension.c_str();
+        if (device->pm.offered() && !Lists(edited.extensions, calibration)) {
+            edited.extensions.push_back(calibration);
+            edited.info.enabledExtensionCount = static_cast<uint32_t>(edited.extensions.size());
+            edited.info.ppEnabledExtensionNames = edited.extensions.data();
+        }
+    }
     const VkResult result = create(physicalDevice, emulate ? &edited.info : pCreateInfo, pAllocator, pDevice);
     if (result != VK_SUCCESS) return result;
 
@@ -171,6 +182,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
         DescribeDevice(instance, physicalDevice, device.get());
         device->clocks = support.clocks;
         AcquireProfilingLock(*device, "vkCreateDevice");
+        if (device->pm.offered()) {
+            const bool khr = device->pm.calibrationExtension == "VK_KHR_calibrated_timestamps";
+            device->getCalibratedTimestamps = reinterpret_cast<PFN_vkGetCalibratedTimestampsEXT>(
+                nextDevice(*pDevice, khr ? "vkGetCalibratedTimestampsKHR" : "vkGetCalibratedTimestampsEXT"));
+            if (device->getCalibratedTimestamps == nullptr) {
+                device->pm.absentReason = "the driver gave no vkGetCalibratedTimestamps on the device";
+                device->pm.sampling.reset();
+            }
+        }
     }
     State().devices[DispatchKey(*pDevice)] = std::move(device);
     lock.unlock();

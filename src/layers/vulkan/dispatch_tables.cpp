@@ -12,6 +12,9 @@ void LoadInstanceDispatch(VkInstance instance, PFN_vkGetInstanceProcAddr next, b
     const char* features2 = properties2ViaKhr ? "vkGetPhysicalDeviceFeatures2KHR" : "vkGetPhysicalDeviceFeatures2";
     dispatch->GetPhysicalDeviceProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(next(instance, properties2));
     dispatch->GetPhysicalDeviceFeatures2 = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(next(instance, features2));
+    PFN_vkVoidFunction domains = next(instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsKHR");
+    if (domains == nullptr) domains = next(instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+    dispatch->GetPhysicalDeviceCalibrateableTimeDomains = reinterpret_cast<PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT>(domains);
 }
 
 void LoadDeviceDispatch(VkDevice device, PFN_vkGetDeviceProcAddr next, bool hostResetViaExt, DeviceDispatch* dispatch) {

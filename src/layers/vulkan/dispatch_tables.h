@@ -71,6 +71,8 @@ struct InstanceDispatch {
     // Core 1.1 or VK_KHR_get_physical_device_properties2, whichever the instance has.
     PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
     PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
+    // VK_KHR_calibrated_timestamps' or VK_EXT_calibrated_timestamps' (the same signature), whichever resolves.
+    PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT GetPhysicalDeviceCalibrateableTimeDomains = nullptr;
 };
 
 struct DeviceDispatch {

@@ -115,6 +115,7 @@ uint32_t FamiliesWith(const DeviceData& device, VkQueueFlags flags) {
 // The events of `block` on `device`, in event id order (empty when the block is not offered).
 std::vector<VkGpaPerfEventPropertiesOPENGPA> DescribeEvents(const DeviceData& device, VkGpaPerfBlockAMD block) {
     std::vector<VkGpaPerfEventPropertiesOPENGPA> events;
+    if (block == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA) return DescribePmEvents(device);
     if (block == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) {
         for (uint32_t id = 0; id < device.khr.counters.size(); ++id) {
             const KhrCounter& counter = device.khr.counters[id];
@@ -353,7 +354,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateGpaPerfEventsOPENGPA(VkDevice device, Vk
         if (pEventCount == nullptr) return Refuse(data->instance, VK_ERROR_VALIDATION_FAILED_EXT, std::string(kName) + ": pEventCount is NULL");
         const std::vector<VkGpaPerfEventPropertiesOPENGPA> events = DescribeEvents(*data, blockType);
         if (events.empty()) {
-            const std::string why = blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA ? " (" + data->khr.absentReason + ")" : "";
+            const std::string why = blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA ? " (" + data->khr.absentReason + ")"
+                                    : blockType == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA     ? " (" + data->pm.absentReason + ")"
+                                                                                              : "";
             return Refuse(data->instance, VK_ERROR_FEATURE_NOT_PRESENT,
                           std::string(kName) + ": this device does not offer block " + std::to_string(static_cast<int>(blockType)) +
                               why + "; VkPhysicalDeviceGpaPropertiesAMD lists the blocks it offers");

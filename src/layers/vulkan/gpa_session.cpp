@@ -61,6 +61,12 @@ VkResult GpaSession::MakeCopyTarget(const GpaSession& source, std::string* probl
                    "(VUID-vkCmdResetQueryPool-firstQuery-02862); sample those counters in primary command buffers";
         return VK_ERROR_FEATURE_NOT_PRESENT;
     }
+    if (source.HasPmSamples()) {
+        *problem = "secondaryCopySource " + source.Name() + " has samples of the PM-sampling block (cumulative or trace), "
+                   "whose results come from the GPU's PM samples between two timestamps of each execution; copies between "
+                   "executions are not supported for them: sample those counters in primary command buffers";
+        return VK_ERROR_FEATURE_NOT_PRESENT;
+    }
     copyResults_ = std::make_unique<ResultBuffer>(device_);
     const VkResult result = copyResults_->Create(source.queries_, problem);
     if (result != VK_SUCCESS) return result;
@@ -116,12 +122,7 @@ VkResult GpaSession::BeginSample(VkCommandBuffer commandBuffer, CommandBufferInf
     switch (info.sampleType) {
         case VK_GPA_SAMPLE_TYPE_TIMING_AMD: result = BeginTiming(commandBuffer, buffer, info, &sample, problem); break;
         case VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD: result = BeginCumulative(commandBuffer, buffer, info, &sample, problem); break;
-        case VK_GPA_SAMPLE_TYPE_TRACE_AMD:
-            *problem = "trace samples (SQTT thread traces, SPM streaming counters) are not available: this driver "
-                       "exposes no thread trace or streaming counter hardware to Vulkan "
-                       "(VkPhysicalDeviceGpaFeaturesAMD::sqThreadTracing and streamingPerfCounters are VK_FALSE); use "
-                       "timing or cumulative samples";
-            return VK_ERROR_FEATURE_NOT_PRESENT;
+        case VK_GPA_SAMPLE_TYPE_TRACE_AMD: result = BeginTrace(commandBuffer, buffer, info, &sample, problem); break;
         default:
             *problem = "sampleType " + std::to_string(static_cast<int>(info.sampleType)) + " is not a VkGpaSampleTypeAMD value";
             return VK_ERROR_VALIDATION_FAILED_EXT;
@@ -159,7 +160,7 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
     }
     const bool graphics = (device_.queueFamilies.at(buffer.queueFamily).flags & VK_QUEUE_GRAPHICS_BIT) != 0;
     const VkQueryPipelineStatisticFlags statistics = StatisticsForQueue(graphics);
-    bool wantsStatistics = false, wantsOcclusion = false;
+    bool wantsStatistics = false, wantsOcclusion = false, wantsPm = false;
     KhrSamplePlan khr(buffer.queueFamily);
     for (uint32_t i = 0; i < info.perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& counter = info.pPerfCounters[i];
@@ -167,6 +168,14 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
                                   std::to_string(static_cast<int>(counter.blockType)) + ", event " +
                                   std::to_string(counter.eventID) + ")";
         CounterSlot slot;
+        if (counter.blockType == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA) {
+            if (VkResult r = AddPmEvent(counter, which, problem); r != VK_SUCCESS) return r;
+            slot.source = EventSource::kPmSampling;
+            slot.resultIndex = counter.eventID;
+            sample->counters.push_back(slot);
+            wantsPm = true;
+            continue;
+        }
         if (counter.blockType == VK_GPA_PERF_BLOCK_KHR_PERFORMANCE_QUERY_OPENGPA) {
             if (VkResult r = AddKhrEvent(device_, counter, which, &khr, &slot.resultIndex, problem); r != VK_SUCCESS) return r;
             slot.source = EventSource::kKhrPerformance;
@@ -222,6 +231,11 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
         sample->occlusion.emplace();
         if (VkResult r = queries_.Acquire(QueryKind::Of(VK_QUERY_TYPE_OCCLUSION), &*sample->occlusion, problem); r != VK_SUCCESS) return r;
     }
+    // The PM window's begin timestamp is written after the queries begin (a performance query of command-buffer
+    // scope must be the command buffer's first command), and its end before they end.
+    if (wantsPm) {
+        if (VkResult r = BeginPmWindow(commandBuffer, buffer, sample, problem); r != VK_SUCCESS) return r;
+    }
     // The performance query first (and ended last): counters of command-buffer scope need it to be the
     // command buffer's first and last command.
     if (sample->performance) {
@@ -240,6 +254,7 @@ VkResult GpaSession::BeginCumulative(VkCommandBuffer commandBuffer, CommandBuffe
         device_.next.CmdBeginQuery(commandBuffer, queries_.chunks()[sample->occlusion->chunk].pool, sample->occlusion->query, flags);
         buffer.occlusionQueryActive = true;
     }
+    if (sample->pmBegin) WritePmBegin(commandBuffer, *sample);
     return VK_SUCCESS;
 }
 
@@ -256,6 +271,11 @@ VkResult GpaSession::EndSample(VkCommandBuffer commandBuffer, CommandBufferInfo&
         sample.ended = true;
         return VK_SUCCESS;
     }
+    if (sample.type == VK_GPA_SAMPLE_TYPE_TRACE_AMD) {  // so may a trace sample
+        EndPmWindow(commandBuffer, sample);
+        sample.ended = true;
+        return VK_SUCCESS;
+    }
     if (commandBuffer != sample.commandBuffer) {
         *problem = "cumulative sample " + std::to_string(sampleId) + " of " + Name() + " began in another command buffer; "
                    "cumulative samples begin and end in the same command buffer";
@@ -269,6 +289,7 @@ VkResult GpaSession::EndSample(VkCommandBuffer commandBuffer, CommandBufferInfo&
                    "any), so end the sample there";
         return VK_ERROR_VALIDATION_FAILED_EXT;
     }
+    if (sample.pmEnd) EndPmWindow(commandBuffer, sample);
     if (sample.occlusion) {
         device_.next.CmdEndQuery(commandBuffer, queries_.chunks()[sample.occlusion->chunk].pool, sample.occlusion->query);
         buffer.occlusionQueryActive = false;
@@ -316,7 +337,8 @@ VkResult GpaSession::ReadQuery(QueryRef ref, uint64_t* values) const {
     return copyResults_ != nullptr ? copyResults_->Read(ref, values) : queries_.Read(ref, values);
 }
 
-VkResult GpaSession::ReadCumulative(const Sample& sample, std::vector<uint64_t>* out) const {
+VkResult GpaSession::ReadCumulative(uint32_t sampleId, const Sample& sample, std::vector<uint64_t>* out,
+                                    std::string* problem) const {
     uint64_t statistics[16] = {};  // at most one value per VkQueryPipelineStatisticFlagBits
     uint64_t occlusion = 0;
     std::vector<uint64_t> performance;
@@ -327,6 +349,8 @@ VkResult GpaSession::ReadCumulative(const Sample& sample, std::vector<uint64_t>*
         performance.resize(sample.performanceStorages.size());
         result = ReadQuery(*sample.performance, performance.data());
     }
+    std::vector<uint64_t> pm;
+    if (result == VK_SUCCESS && sample.pmBegin) result = ReadPmCounters(sampleId, sample, &pm, problem);
     if (result != VK_SUCCESS) return result;
     for (const CounterSlot& slot : sample.counters) {
         switch (slot.source) {
@@ -335,6 +359,7 @@ VkResult GpaSession::ReadCumulative(const Sample& sample, std::vector<uint64_t>*
             case EventSource::kKhrPerformance:
                 out->push_back(WidenKhrResult(performance[slot.resultIndex], sample.performanceStorages[slot.resultIndex]));
                 break;
+            case EventSource::kPmSampling: out->push_back(pm.at(slot.resultIndex)); break;
         }
     }
     return VK_SUCCESS;
@@ -369,6 +394,7 @@ VkResult GpaSession::Results(uint32_t sampleId, size_t* sizeInBytes, void* data,
         return VK_ERROR_VALIDATION_FAILED_EXT;
     }
     const Sample& sample = samples_[sampleId];
+    if (sample.type == VK_GPA_SAMPLE_TYPE_TRACE_AMD) return TraceResults(sampleId, sample, sizeInBytes, data, problem);
     const size_t needed = sample.type == VK_GPA_SAMPLE_TYPE_TIMING_AMD ? 2 * sizeof(uint64_t) : sample.counters.size() * sizeof(uint64_t);
     if (data == nullptr) {
         *sizeInBytes = needed;
@@ -390,9 +416,10 @@ VkResult GpaSession::Results(uint32_t sampleId, size_t* sizeInBytes, void* data,
         result = ReadQuery(sample.begin, &out[0]);
         if (result == VK_SUCCESS) result = ReadQuery(sample.end, &out[1]);
     } else {
-        result = ReadCumulative(sample, &out);
+        result = ReadCumulative(sampleId, sample, &out, problem);
     }
     if (result == VK_NOT_READY) return result;  // not an error: the results are still on their way
+    if (result != VK_SUCCESS && !problem->empty()) return result;
     if (result != VK_SUCCESS) {
         *problem = "reading sample " + std::to_string(sampleId) + " of " + Name() + " failed with VkResult " + std::to_string(result);
         return result;

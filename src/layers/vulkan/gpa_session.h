@@ -4,7 +4,9 @@
 // its results are the two raw timestamps. A cumulative sample is one pipeline statistics query, one
 // occlusion query and/or one VK_KHR_performance_query query (khr_sample_plan.h) spanning the sample; its
 // results are one 64-bit value per requested counter, in the order of pPerfCounters (a performance
-// counter's value widened as khr_result_conversion.h says). A session created with secondaryCopySource holds no queries of its own: it
+// counter's value widened as khr_result_conversion.h says; a PM-sampling block's metric integrated between two
+// timestamps, pm_result_encoding.h). A trace sample (PM-sampling block only) is two timestamps; its results are
+// OpenGPA's SPM trace buffer of the PM samples between them. A session created with secondaryCopySource holds no queries of its own: it
 // receives the source's results through vkCmdCopyGpaSessionResultsAMD (see result_buffer.h).
 //
 // Every method runs under the layer's lock and says in *problem why it refused.
@@ -67,6 +69,10 @@ private:
         std::optional<QueryRef> statistics, occlusion, performance;       // cumulative
         std::vector<VkPerformanceCounterStorageKHR> performanceStorages;  // of the performance query's counters
         std::vector<CounterSlot> counters;                                // cumulative, in pPerfCounters order
+        // The PM-sampling block's window (cumulative samples of its events, trace samples): two timestamps.
+        std::optional<QueryRef> pmBegin, pmEnd;
+        uint32_t timestampBits = 64;       // of the queue family that writes them
+        std::vector<uint32_t> traceEvents;  // trace samples: the PM block's events, in pPerfCounters order
     };
 
     VkResult BeginTiming(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
@@ -74,7 +80,19 @@ private:
     VkResult BeginCumulative(VkCommandBuffer commandBuffer, CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
                              Sample* sample, std::string* problem);
     VkResult ReadQuery(QueryRef ref, uint64_t* values) const;
-    VkResult ReadCumulative(const Sample& sample, std::vector<uint64_t>* out) const;
+    VkResult ReadCumulative(uint32_t sampleId, const Sample& sample, std::vector<uint64_t>* out, std::string* problem) const;
+    // The PM-sampling block's part (pm_samples.cpp).
+    VkResult BeginTrace(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
+                        Sample* sample, std::string* problem);
+    VkResult AddPmEvent(const VkGpaPerfCounterAMD& counter, const std::string& which, std::string* problem) const;
+    // Acquires the window's two timestamps (written by WritePmBegin and EndPmWindow).
+    VkResult BeginPmWindow(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, Sample* sample, std::string* problem);
+    void WritePmBegin(VkCommandBuffer commandBuffer, const Sample& sample);
+    void EndPmWindow(VkCommandBuffer commandBuffer, const Sample& sample);
+    VkResult PmWindow(const Sample& sample, uint64_t* beginNs, uint64_t* endNs, std::string* problem) const;
+    VkResult ReadPmCounters(uint32_t sampleId, const Sample& sample, std::vector<uint64_t>* values, std::string* problem) const;
+    VkResult TraceResults(uint32_t sampleId, const Sample& sample, size_t* sizeInBytes, void* data, std::string* problem) const;
+    bool HasPmSamples() const;
     VkResult ResultsReady(std::string* problem) const;
 
     DeviceData& device_;

@@ -148,11 +148,13 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
     instance->next.GetPhysicalDeviceProperties2(physicalDevice, pProperties);
     if (!support.supported) return;
     if (gpa != nullptr) {
-        // No thread traces or streaming counters: no SQTT buffer, and the shader engine count is not known.
+        // No thread traces: no SQTT buffer, and the shader engine count is not known. Streaming counters come
+        // from the PM-sampling block where it is offered.
         gpa->flags = 0;
         gpa->maxSqttSeBufferSize = 0;
         gpa->shaderEngineCount = 0;
-        const std::vector<VkGpaPerfBlockPropertiesAMD> blocks = OfferedBlocks(support.counters);
+        std::vector<VkGpaPerfBlockPropertiesAMD> blocks = OfferedBlocks(support.counters);
+        if (const PmBlockSupport& pm = PmSupportOf(instance, physicalDevice); pm.offered()) blocks.push_back(PmBlockProperties(pm));
         if (gpa->pPerfBlocks == nullptr) {
             gpa->perfBlockCount = static_cast<uint32_t>(blocks.size());
         } else {
@@ -173,7 +175,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
     instance->next.GetPhysicalDeviceFeatures2(physicalDevice, pFeatures);
     if (gpa == nullptr || !support.supported) return;
     gpa->perfCounters = VK_TRUE;  // occlusion queries at least; pipeline statistics where the device has them
-    gpa->streamingPerfCounters = VK_FALSE;
+    gpa->streamingPerfCounters = PmSupportOf(instance, physicalDevice).offered() ? VK_TRUE : VK_FALSE;  // trace samples
     gpa->sqThreadTracing = VK_FALSE;
     gpa->clockModes = support.clocks != nullptr && support.clocks->CanSetModes() ? VK_TRUE : VK_FALSE;
 }

@@ -78,6 +78,7 @@ bool IsAmdDriver(InstanceData* instance, VkPhysicalDevice physicalDevice, const 
 PhysicalDeviceSupport Examine(InstanceData* instance, VkPhysicalDevice physicalDevice) {
     PhysicalDeviceSupport support;
     const std::vector<VkExtensionProperties> extensions = DeviceExtensions(instance, physicalDevice);
+    support.extensions = extensions;
     support.nativeExtension = Has(extensions, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
 
     VkPhysicalDeviceProperties properties{};
@@ -142,6 +143,20 @@ const PhysicalDeviceSupport& SupportOf(InstanceData* instance, VkPhysicalDevice 
     auto it = instance->support.find(physicalDevice);
     if (it == instance->support.end()) it = instance->support.emplace(physicalDevice, Examine(instance, physicalDevice)).first;
     return it->second;
+}
+
+const PmBlockSupport& PmSupportOf(InstanceData* instance, VkPhysicalDevice physicalDevice) {
+    SupportOf(instance, physicalDevice);
+    PhysicalDeviceSupport& support = instance->support.at(physicalDevice);
+    if (!support.pm.examined) {
+        if (!support.supported) {
+            support.pm.examined = true;
+            support.pm.absentReason = support.unsupportedReason;
+        } else {
+            support.pm = ExaminePmBlock(instance, physicalDevice, support.vendorId, support.deviceUuid, support.extensions);
+        }
+    }
+    return support.pm;
 }
 
 }  // namespace ogpa::vklayer

@@ -14,6 +14,7 @@
 #include "layers/vulkan/counter_blocks.h"
 #include "layers/vulkan/dispatch_tables.h"
 #include "layers/vulkan/khr_performance_counters.h"
+#include "layers/vulkan/pm_block.h"
 #include "vulkan/vk_amd_gpa_interface.h"
 
 namespace ogpa::vklayer {
@@ -45,6 +46,9 @@ struct PhysicalDeviceSupport {
     uint32_t deviceType = 0;
     uint8_t deviceUuid[VK_UUID_SIZE] = {};
     std::shared_ptr<ClockControl> clocks;  // shared by the devices created on it
+    std::vector<VkExtensionProperties> extensions;  // the device extensions below the layer
+    // The PM-sampling block: examined only when asked for (PmSupportOf), since it starts the GPU's sampling.
+    PmBlockSupport pm;
 };
 
 struct InstanceData {
@@ -100,6 +104,9 @@ struct DeviceData {
     std::unordered_map<VkCommandBuffer, CommandBufferInfo> commandBuffers;
     uint64_t nextRenderPassInstance = 1;
     std::shared_ptr<ClockControl> clocks;
+    // The PM-sampling block (pm_block.h) where the device offers it, and the calibration of its timestamps.
+    PmBlockSupport pm;
+    PFN_vkGetCalibratedTimestampsEXT getCalibratedTimestamps = nullptr;  // KHR or EXT, the same signature
 
     DeviceData();
     ~DeviceData();
@@ -124,5 +131,7 @@ public:
 
 // What the layer can do on `physicalDevice` (computed once per instance).
 const PhysicalDeviceSupport& SupportOf(InstanceData* instance, VkPhysicalDevice physicalDevice);
+// The PM-sampling block of `physicalDevice`, examined on the first call (which starts the GPU's sampling).
+const PmBlockSupport& PmSupportOf(InstanceData* instance, VkPhysicalDevice physicalDevice);
 
 }  // namespace ogpa::vklayer
