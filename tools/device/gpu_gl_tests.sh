@@ -8,8 +8,10 @@
 # __EGL_VENDOR_LIBRARY_FILENAMES, so that glvnd picks NVIDIA's driver (Mesa, where installed, would be llvmpipe).
 #
 # Usage (device tool: carry [".gl"]):  bash tools/device/gpu_gl_tests.sh [build-dir]
-# Writes under $OUT (default ./gpu-out/gl): summary.txt (one line per step, the renderer, the GL queries' figures),
-# device.txt, build.log, ctest-gl.log, the example's CSV.
+# Writes under $OUT (default ./gpu-out/gl): summary.txt (one line per step, the renderer, the GL queries' figures,
+# the sampled counters' FIGURE lines or why they were skipped), device.txt, build.log, ctest-gl.log, pm-counters.txt,
+# the example's CSV. The sampled counters (NVIDIA's PM sampler) need the CUDA toolkit with CUPTI at build time and
+# libcuda/libcupti at run time.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out/gl}
@@ -37,9 +39,9 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERR
       -DOPENGL_egl_LIBRARY="$lib/libEGL.so.1" -DOPENGL_opengl_LIBRARY="$lib/libOpenGL.so.0" \
       -DOPENGL_glx_LIBRARY="$lib/libGLX.so.0" -DOPENGL_gles3_LIBRARY="$lib/libGLESv2.so.2" \
       > "$OUT/build.log" 2>&1 &&
-  cmake --build "$build" -j "$(nproc)" --target opengl_backend_tests gpa_example_opengl GPUPerfAPIGL >> "$OUT/build.log" 2>&1
+  cmake --build "$build" -j "$(nproc)" --target opengl_backend_tests opengl_pm_sampling_tests gpa_example_opengl GPUPerfAPIGL >> "$OUT/build.log" 2>&1
 rc=$?
-grep -E "SKIPPED|OpenGL" "$OUT/build.log" | head -5 | tee -a "$summary"
+grep -E "SKIPPED|OpenGL|PM sampler" "$OUT/build.log" | head -6 | tee -a "$summary"
 record build "rc=$rc $((SECONDS - start))s"
 [ $rc -ne 0 ] && { grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1; }
 
@@ -56,3 +58,10 @@ cp "$build/samples/opengl/GPUPerfAPI-Example-OpenGL.csv" "$OUT/" 2>/dev/null
 "$build/tests/backends/gl/opengl_backend_tests" --gtest_filter='*DescribesTheRenderer*' > "$OUT/renderer.txt" 2>&1
 record "DescribesTheRenderer" "rc=$?"
 grep -F "[ renderer ]" "$OUT/renderer.txt" | tee -a "$summary"
+
+# The sampled counters (issue 36): full-screen draws into an 8192x8192 RGBA8 framebuffer, WriteSize within 5% of the
+# bytes written (FIGURE gl_pm_write_ratio), GPUBusy >= 80% (FIGURE gl_pm_gpu_busy); skipped with the reason where
+# the context offers no sampled counters.
+"$build/tests/backends/gl/opengl_backend_tests" --gtest_filter='GpuPmCounters.*:Counters.NoSampled*' > "$OUT/pm-counters.txt" 2>&1
+record "GpuPmCounters" "rc=$?"
+grep -E "^FIGURE|Skipped|PM sampler|\[  (PASSED|FAILED|SKIPPED) " -A1 "$OUT/pm-counters.txt" | head -20 | tee -a "$summary"

@@ -174,7 +174,7 @@ TEST_F(Counters, NoSampledCountersOnACpuRendererAndTheReasonIsLogged) {
     EXPECT_NE(reason.find("GPUBusy, FetchSize, WriteSize"), std::string::npos) << reason;
     EXPECT_NE(reason.find("is not sampled: "), std::string::npos) << reason;
     std::printf("[ no PM counters ] %s\n", reason.c_str());
-    GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, nullptr);
+    GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, KeepMessage);
 }
 
 }  // namespace
