@@ -2,6 +2,7 @@
 
 #include <EGL/eglext.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -34,7 +35,42 @@ std::optional<uint32_t> PciDeviceId() {
     }
 }
 
+std::optional<uint32_t> ReadHex(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::string text;
+    if (!(in >> text)) return std::nullopt;
+    try {
+        size_t used = 0;
+        const unsigned long value = std::stoul(text, &used, 16);
+        if (used != text.size()) return std::nullopt;
+        return static_cast<uint32_t>(value);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::vector<PciFunction> SysfsPciFunctions() {
+    std::vector<PciFunction> functions;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/sys/bus/pci/devices", error)) {
+        const auto vendor = ReadHex(entry.path() / "vendor"), classCode = ReadHex(entry.path() / "class"),
+                   device = ReadHex(entry.path() / "device");
+        if (vendor && classCode && device) functions.push_back(PciFunction{*vendor, *classCode, *device});
+    }
+    return functions;
+}
+
 }  // namespace
+
+std::optional<uint32_t> SoleDisplayDeviceId(const std::vector<PciFunction>& functions, uint32_t vendor) {
+    std::optional<uint32_t> id;
+    for (const PciFunction& function : functions) {
+        if (function.vendor != vendor || (function.classCode >> 16) != 0x03) continue;
+        if (id && *id != function.device) return std::nullopt;
+        id = function.device;
+    }
+    return id;
+}
 
 std::optional<std::string> SysfsDeviceIdFile(const std::string& drmDeviceFile) {
     static const std::regex card(R"(^/dev/dri/(card\d+)$)");
@@ -47,6 +83,10 @@ DeviceDescription DescribeDevice(const GlFunctions& gl) {
     DeviceDescription description;
     if (const GLubyte* renderer = gl.GetString(GL_RENDERER)) description.name = reinterpret_cast<const char*>(renderer);
     description.deviceId = PciDeviceId();
+    const GLubyte* vendor = gl.GetString(GL_VENDOR);
+    if (!description.deviceId && vendor && std::string(reinterpret_cast<const char*>(vendor)).find("NVIDIA") != std::string::npos) {
+        description.deviceId = SoleDisplayDeviceId(SysfsPciFunctions(), 0x10de);
+    }
     return description;
 }
 

@@ -1,6 +1,7 @@
 // GPA_OpenContext on OpenGL: the context current on the calling thread, and nothing else, with the statuses of
 // docs/api_status.md; the device it describes; GL calls of a session made only where the context is current.
 #define GL_GLEXT_PROTOTYPES 1
+#include "backends/gl/device_identity.h"
 #include "gl_backend_fixture.h"
 
 #include <cstdio>
@@ -93,6 +94,22 @@ TEST_F(OpenContext, AnActiveQueryOfTheApplicationIsNamed) {
     ASSERT_GPA_OK(GPA_EndPass());
     ASSERT_GPA_OK(GPA_EndSession());
     EXPECT_EQ(UInt64(session, 0, "Occlusion"), static_cast<uint64_t>(GlEnv::kWidth * GlEnv::kHeight));
+}
+
+}  // namespace
+}  // namespace ogpa::gltest
+
+namespace ogpa::gltest {
+namespace {
+
+// GPA_GetDeviceID of an NVIDIA context without a DRM node: the id every NVIDIA display controller shares, or none.
+TEST(DeviceIdentity, TheIdAllOfTheVendorsDisplayControllersShare) {
+    using gpa::gl::PciFunction;
+    const PciFunction h200{0x10de, 0x030200, 0x2335}, bridge{0x10de, 0x068000, 0x22a3}, aspeed{0x1a03, 0x030000, 0x2000};
+    EXPECT_EQ(gpa::gl::SoleDisplayDeviceId({aspeed, h200, bridge, h200}, 0x10de), 0x2335u);  // NVSwitch bridges are no display
+    EXPECT_FALSE(gpa::gl::SoleDisplayDeviceId({h200, PciFunction{0x10de, 0x030000, 0x2684}}, 0x10de)) << "two kinds: which?";
+    EXPECT_FALSE(gpa::gl::SoleDisplayDeviceId({aspeed, bridge}, 0x10de));
+    EXPECT_FALSE(gpa::gl::SoleDisplayDeviceId({}, 0x10de));
 }
 
 }  // namespace
