@@ -29,8 +29,12 @@ std::string Join(const std::vector<std::string>& items) {
 
 std::string WriteRankTextSummary(const CrossRankReport& report) {
     const size_t read = report.rows.size();
-    std::string text = "gpaprof report over " + std::to_string(read) + (read == 1 ? " rank" : " ranks") + ": " +
+    size_t unranked = 0;  // e.g. a launcher's own calls (torchrun's device query): listed, but not a rank
+    for (const RankRow& row : report.rows) unranked += !row.rank;
+    const size_t ranks = read - unranked;
+    std::string text = "gpaprof report over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + ": " +
                        std::to_string(read) + " of " + std::to_string(report.filesFound) + " trace files read";
+    if (unranked) text += " (" + std::to_string(unranked) + " without a rank)";
     if (!report.unreadable.empty()) text += ", " + std::to_string(report.unreadable.size()) + " input(s) could not be read";
     text += "\n";
     for (const std::string& note : report.clocks.notes) text += "clocks: " + note + "\n";

@@ -118,15 +118,17 @@ TEST_F(GpaprofCuda, PmSamplesShowAlternatingPhasesWhereTheTraceHasThem) {
         bool memory = false;
     };
     std::vector<Phase> phases;
+    std::string seen;  // the kernels of the trace, for the message when the phases are not all there
     if (const ApiTracePart* cuda = CudaPart(ReadAtp("pm_phases.atp"))) {
         for (const KernelTimestamp& kernel : cuda->kernelTimestamps) {
+            seen += " " + kernel.kernelName;
             const bool memory = kernel.kernelName.find("MemoryPhase") != std::string::npos;
             if (memory || kernel.kernelName.find("ComputePhase") != std::string::npos) {
                 phases.push_back({{kernel.start, kernel.end}, memory});
             }
         }
     }
-    ASSERT_EQ(phases.size(), 8u);
+    ASSERT_EQ(phases.size(), 8u) << "the trace's kernels:" << seen << "\ngpaprof said: " << run.err;
     double peakIpc = 0;
     for (const PmSample& sample : file.rows) {
         if (sample.device == 0 && sample.values[ipc]) peakIpc = std::max(peakIpc, *sample.values[ipc]);

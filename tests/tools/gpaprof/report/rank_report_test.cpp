@@ -77,6 +77,9 @@ TEST(RankReport, ProcessRankLineBeforeTheFileName) {
     bool noted = false;
     for (const std::string& note : report.notes) noted |= note.find("launcher.atp: no rank") != std::string::npos;
     EXPECT_TRUE(noted);
+    // A file without a rank (a launcher's own calls) is read and listed, but not counted as a rank.
+    const std::string text = WriteRankTextSummary(report);
+    EXPECT_NE(text.find("gpaprof report over 2 ranks: 3 of 3 trace files read (1 without a rank)"), std::string::npos) << text;
 }
 
 TEST(RankReport, ARankGivenTwiceIsNoted) {
