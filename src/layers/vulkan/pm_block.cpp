@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "layers/vulkan/layer_state.h"
+#include "layers/vulkan/pm_test_source.h"
 #include "pm_sampling/device_sampling.h"
 #include "pm_sampling/sample_window.h"
 
@@ -23,7 +24,7 @@ bool Lists(const std::vector<VkExtensionProperties>& extensions, const char* nam
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
-std::string Hex(uint32_t value) {
+[[maybe_unused]] std::string Hex(uint32_t value) {
     char text[16];
     std::snprintf(text, sizeof text, "0x%X", value);
     return text;
@@ -80,6 +81,14 @@ PmBlockSupport ExaminePmBlock(InstanceData* instance, VkPhysicalDevice physicalD
                               const uint8_t (&uuid)[VK_UUID_SIZE], const std::vector<VkExtensionProperties>& extensions) {
     PmBlockSupport pm;
     pm.examined = true;
+    if (std::shared_ptr<gpa::pm_sampling::DeviceSampling> fake = PmTestSource()) {  // the test hook, never otherwise
+        if (!MonotonicCalibration(instance, physicalDevice, extensions, &pm.calibrationExtension, &pm.absentReason)) return pm;
+        pm.sampling = fake;
+        pm.metrics = fake->metrics();
+        pm.intervalNs = fake->intervalNs();
+        pm.chip = fake->chip();
+        return pm;
+    }
 #ifndef OPENGPA_LAYER_PM_SAMPLING
     static_cast<void>(instance), static_cast<void>(physicalDevice), static_cast<void>(vendorId), static_cast<void>(uuid),
         static_cast<void>(extensions);
