@@ -8,6 +8,7 @@
 # Usage (device tool: carry [".gl"]):  bash tools/device/gpu_vulkan_tests.sh [build-dir]
 # Writes under $OUT (default ./gpu-out/vulkan): summary.txt (one line per step and the figures, and the
 # VK_KHR_performance_query probe's lines), device.txt, build.log, performance_query_probe.txt,
+# vulkan_layer_gpu_tests.txt (the PM-sampling block's FIGURE lines), vulkan_layer_tests_pm_on.txt,
 # ctest-vulkan.log, gpa_example_vulkan.txt and its CSV.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,9 +34,10 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERR
       -DVulkan_INCLUDE_DIR="$extra/usr/include" -DVulkan_LIBRARY="$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}')" \
       > "$OUT/build.log" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" --target vulkan_layer_tests vulkan_backend_tests vulkan_implicit_layer_tests \
-        vulkan_layer_unit_tests vulkan_performance_query_probe gpa_example_vulkan >> "$OUT/build.log" 2>&1
+        vulkan_layer_unit_tests vulkan_performance_query_probe gpa_example_vulkan \
+        vulkan_layer_pm_fake_tests vulkan_layer_gpu_tests >> "$OUT/build.log" 2>&1
 rc=$?
-grep -E "SKIPPED|building: lib(Vk|GPUPerfAPIVK)" "$OUT/build.log" | tee -a "$summary"
+grep -E "SKIPPED|building: lib(Vk|GPUPerfAPIVK)|PM-sampling block" "$OUT/build.log" | tee -a "$summary"
 record build "rc=$rc $((SECONDS - start))s"
 [ $rc -ne 0 ] && { grep -E "error|FAILED" "$OUT/build.log" | head -20; exit 1; }
 
@@ -59,9 +61,24 @@ if [ -f "$validation_so" ] && ! ldd "$build/tests/layers/vulkan/vulkan_layer_tes
     record libstdc++ "kept loaded for the validation layer (the tests link it statically here): LD_PRELOAD=$stdcxx"
 fi
 
-# Every Vulkan test (layer, library, implicit layer, sample), each test in its own process.
+# The layer's PM-sampling block on the GPU (docs/vulkan_layer.md): known DRAM writes of fills (trace sample), compute
+# and draws (cumulative samples), each within 5%, with FIGURE lines; then the layer's own tests with the block on
+# (every device that enables VK_AMD_gpa_interface starts the GPU's PM sampling). Skipped tests say why.
 start=$SECONDS
-ctest --test-dir "$build" -L vulkan --output-on-failure -V --timeout 300 > "$OUT/ctest-vulkan.log" 2>&1
+"$build/tests/layers/vulkan/gpu/vulkan_layer_gpu_tests" > "$OUT/vulkan_layer_gpu_tests.txt" 2>&1
+rc=$?
+grep -E "FIGURE|\[  (FAILED|SKIPPED|PASSED) |Skipped|no PM-sampling block" "$OUT/vulkan_layer_gpu_tests.txt" | sort | uniq | head -20 | tee -a "$summary"
+record vulkan_layer_gpu_tests "rc=$rc $((SECONDS - start))s (all of it in vulkan_layer_gpu_tests.txt)"
+start=$SECONDS
+"$build/tests/layers/vulkan/vulkan_layer_tests" > "$OUT/vulkan_layer_tests_pm_on.txt" 2>&1
+rc=$?
+grep -E "\[  (FAILED|PASSED) |tests ran" "$OUT/vulkan_layer_tests_pm_on.txt" | head -20 | tee -a "$summary"
+record "vulkan_layer_tests with PM sampling on" "rc=$rc $((SECONDS - start))s"
+
+# Every Vulkan test (layer, library, implicit layer, sample), each test in its own process; PM sampling off (as
+# before the block existed: one CUDA context and CUPTI start per test process otherwise), the GPU tests above run it.
+start=$SECONDS
+OPENGPA_VK_PM_SAMPLING=0 ctest --test-dir "$build" -L vulkan -E "PmSamplingGpu" --output-on-failure -V --timeout 300 > "$OUT/ctest-vulkan.log" 2>&1
 rc=$?
 grep -E "tests passed|\(Failed\)|\(Skipped\)|\*\*\*" "$OUT/ctest-vulkan.log" | tail -25 | tee -a "$summary"
 record "ctest -L vulkan" "rc=$rc $((SECONDS - start))s"

@@ -82,7 +82,21 @@ TEST_F(Discovery, BlocksListExactlyWhatIsOffered) {
     if (env_ == nullptr) return;
     VkPhysicalDeviceFeatures features{};
     vkGetPhysicalDeviceFeatures(env().physicalDevice, &features);
-    const auto blocks = Blocks();
+    auto blocks = Blocks();
+    // The PM-sampling block comes last where the GPU has one (pm_sampling_fake_test.cpp and gpu/ test it), with
+    // streaming counters; none elsewhere.
+    VkPhysicalDeviceGpaFeaturesAMD gpaFeatures{};
+    gpaFeatures.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD;
+    VkPhysicalDeviceFeatures2 features2{};
+    features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    features2.pNext = &gpaFeatures;
+    vkGetPhysicalDeviceFeatures2(env().physicalDevice, &features2);
+    const bool pm = !blocks.empty() && blocks.back().blockType == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA;
+    EXPECT_EQ(pm, gpaFeatures.streamingPerfCounters == VK_TRUE);
+    if (pm) {
+        EXPECT_EQ(blocks.back().maxStreamingCounters, blocks.back().maxEventID + 1);
+        blocks.pop_back();
+    }
     std::vector<std::pair<VkGpaPerfBlockAMD, uint32_t>> expected;  // block, last event
     if (features.pipelineStatisticsQuery) {
         expected = {{VK_GPA_PERF_BLOCK_IA_AMD, 1}, {VK_GPA_PERF_BLOCK_VGT_AMD, 4}, {VK_GPA_PERF_BLOCK_PA_AMD, 1}, {VK_GPA_PERF_BLOCK_SPI_AMD, 1}};
@@ -151,7 +165,10 @@ TEST_F(Discovery, FeaturesSayWhatCanBeSampled) {
     features.pNext = &gpa;
     vkGetPhysicalDeviceFeatures2(env().physicalDevice, &features);
     EXPECT_EQ(gpa.perfCounters, VK_TRUE);
-    EXPECT_EQ(gpa.streamingPerfCounters, VK_FALSE);
+    // Streaming counters exactly where the PM-sampling block is offered (not on a CPU: pm_sampling_block_test.cpp).
+    const auto blocks = Blocks();
+    const bool pm = !blocks.empty() && blocks.back().blockType == VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA;
+    EXPECT_EQ(gpa.streamingPerfCounters, pm ? VK_TRUE : VK_FALSE);
     EXPECT_EQ(gpa.sqThreadTracing, VK_FALSE);
     if (IsLlvmpipe(env())) {
         EXPECT_EQ(gpa.clockModes, VK_FALSE) << "a CPU's clocks are not the layer's to set";
