@@ -169,6 +169,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     OpenCall call;
     call.domain = domain;
     call.cbid = cbid;
+    call.info = info;
     call.apiClass = info ? info->apiClass : CudaApiClass::Other;
     call.correlationId = data->correlationId;
     // A call made while another is in progress on this thread is the runtime (or the driver) working for
@@ -269,9 +270,8 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     if (!call.record) return;
     cost.Retarget(CostSite::ExitTraced);
 
-    const CudaApiInfo* info = FindApi(domain, cbid);
+    const CudaApiInfo* info = call.info;
     const std::string_view name = info ? info->name : std::string_view(data->functionName ? data->functionName : "unknown");
-    CallScratch& scratch = g_callScratch.Get();
     const int rawSize = info && info->apiType < rawParamsSizes_.size() ? rawParamsSizes_[info->apiType] : -1;
     if (rawSize == 0 || (rawSize > 0 && data->functionParams)) {
         // Arguments formatted from their bytes alone: the bytes go into the spool, gpaprof formats them.
@@ -284,18 +284,21 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
         raw.end = end;
         raw.params = data->functionParams;
         raw.paramsSize = static_cast<size_t>(rawSize);
+        // On the stack: no string to grow or zero (kMaxRawCallLineBytes, about 2 KiB).
+        char line[kMaxRawCallLineBytes];
+        size_t length = 0;
         {
             CostScope encode(costs_, CostSite::Encode);
-            scratch.line.clear();
-            EncodeRawCallLine(raw, &scratch.line);
+            length = EncodeRawCallLine(raw, line);
         }
         {
             CostScope append(costs_, CostSite::Append);
-            agent_->WriteEncoded(scratch.line);
+            agent_->WriteEncoded(std::string_view(line, length));
         }
         AfterCallRecord(call, name, data, raw.threadId, raw.index);
         return;
     }
+    CallScratch& scratch = g_callScratch.Get();
     ArgContext context;
     context.succeeded = returnCode == 0;
     {

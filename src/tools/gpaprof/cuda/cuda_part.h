@@ -81,6 +81,7 @@ struct ProfiledLaunch {
 struct OpenCall {
     CudaDomain domain = CudaDomain::Runtime;
     uint32_t cbid = 0;
+    const CudaApiInfo* info = nullptr;       // its table entry, looked up once at the entry
     CudaApiClass apiClass = CudaApiClass::Other;
     bool traced = false;                     // a call of the application (not one the runtime made for it)
     std::optional<uint64_t> index;           // CallIndex

@@ -20,9 +20,10 @@ struct HexPairs {
 };
 constexpr HexPairs kHexPairs;
 
-char* PutNumber(char* p, uint64_t value) {
-    *p++ = '\t';
-    return std::to_chars(p, p + 20, value).ptr;
+char* PutHex(char* p, const void* data, size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i, p += 2) std::memcpy(p, kHexPairs.pairs[bytes[i]], 2);
+    return p;
 }
 
 int HexDigitValue(char c) {
@@ -31,66 +32,69 @@ int HexDigitValue(char c) {
     return -1;
 }
 
-// The next tab-separated field of `rest`, removed from it.
-std::string_view NextField(std::string_view* rest) {
-    const size_t tab = rest->find('\t');
-    const std::string_view field = rest->substr(0, tab);
-    *rest = tab == std::string_view::npos ? std::string_view() : rest->substr(tab + 1);
-    return field;
+// `hex` (2 digits a byte) into `bytes`; false when a character is not a lowercase hex digit.
+bool FromHex(std::string_view hex, unsigned char* bytes) {
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+        const int high = HexDigitValue(hex[i]), low = HexDigitValue(hex[i + 1]);
+        if (high < 0 || low < 0) return false;
+        bytes[i / 2] = static_cast<unsigned char>(high << 4 | low);
+    }
+    return true;
 }
 
-template <typename T>
-bool ParseNumber(std::string_view field, T* value) {
-    if (field.empty()) return false;
-    const std::from_chars_result result = std::from_chars(field.data(), field.data() + field.size(), *value);
-    return result.ec == std::errc() && result.ptr == field.data() + field.size();
-}
+// The header's fields in their order and sizes (little-endian on the machines gpaprof runs on: x86-64, aarch64).
+struct RawHeader {
+    uint64_t threadId;
+    uint64_t index;
+    uint32_t apiType;
+    int32_t returnCode;
+    uint64_t start;
+    uint64_t duration;
+};
+static_assert(sizeof(RawHeader) == kRawCallHeaderBytes, "no padding in the raw call header");
 
 }  // namespace
 
-void EncodeRawCallLine(const RawCallFields& call, std::string* out) {
-    const size_t size = call.params ? call.paramsSize : 0;
-    const size_t old = out->size();
-    out->resize(old + 1 + 6 * 21 + 1 + 2 * size + 1);  // room; trimmed below
-    char* const begin = out->data() + old;
-    char* p = begin;
+size_t EncodeRawCallLine(const RawCallFields& call, char* out) {
+    const RawHeader header{call.threadId, call.index, call.apiType, call.returnCode, call.start,
+                           call.end >= call.start ? call.end - call.start : 0};
+    char* p = out;
     *p++ = 'B';
-    p = PutNumber(p, call.threadId);
-    p = PutNumber(p, call.index);
-    p = PutNumber(p, call.apiType);
-    *p++ = '\t';
-    p = std::to_chars(p, p + 11, call.returnCode).ptr;
-    p = PutNumber(p, call.start);
-    p = PutNumber(p, call.end >= call.start ? call.end - call.start : 0);  // the duration: fewer digits
-    *p++ = '\t';
-    const auto* bytes = static_cast<const unsigned char*>(call.params);
-    for (size_t i = 0; i < size; ++i, p += 2) std::memcpy(p, kHexPairs.pairs[bytes[i]], 2);
+    p = PutHex(p, &header, sizeof header);
+    if (call.params) p = PutHex(p, call.params, call.paramsSize);
     *p++ = '\n';
-    out->resize(old + static_cast<size_t>(p - begin));
+    return static_cast<size_t>(p - out);
+}
+
+void EncodeRawCallLine(const RawCallFields& call, std::string* out) {
+    char line[kMaxRawCallLineBytes];
+    out->append(line, EncodeRawCallLine(call, line));
 }
 
 bool ExpandRawCallLine(std::string_view line, std::string* callLine, std::string* error) {
-    std::string_view rest = line;
-    if (NextField(&rest) != "B") {
+    if (line.empty() || line[0] != 'B') {
         *error = "not a raw CUDA call line";
         return false;
     }
+    const std::string_view hex = line.substr(1);
+    if (hex.size() < 2 * kRawCallHeaderBytes || hex.size() % 2 != 0) {
+        *error = "a raw CUDA call line of " + std::to_string(hex.size()) + " hex digits, shorter than its header (" +
+                 std::to_string(2 * kRawCallHeaderBytes) + ") or odd";
+        return false;
+    }
+    RawHeader header{};
+    if (!FromHex(hex.substr(0, 2 * kRawCallHeaderBytes), reinterpret_cast<unsigned char*>(&header))) {
+        *error = "a raw CUDA call line whose header is not hex digits";
+        return false;
+    }
     spool::CallLineFields fields;
-    uint32_t apiType = 0;
-    int32_t returnCode = 0;
-    uint64_t duration = 0;
-    if (!ParseNumber(NextField(&rest), &fields.threadId) || !ParseNumber(NextField(&rest), &fields.index) ||
-        !ParseNumber(NextField(&rest), &apiType) || !ParseNumber(NextField(&rest), &returnCode) ||
-        !ParseNumber(NextField(&rest), &fields.start) || !ParseNumber(NextField(&rest), &duration)) {
-        *error = "a raw CUDA call line with a field that is not a number";
-        return false;
-    }
-    fields.end = fields.start + duration;
-    const std::string_view hex = NextField(&rest);
-    if (!rest.empty()) {
-        *error = "a raw CUDA call line with more than 8 fields";
-        return false;
-    }
+    fields.threadId = header.threadId;
+    fields.index = header.index;
+    fields.start = header.start;
+    fields.end = header.start + header.duration;
+    const uint32_t apiType = header.apiType;
+    const int32_t returnCode = header.returnCode;
+    const std::string_view paramsHex = hex.substr(2 * kRawCallHeaderBytes);
     const CudaApiInfo* info = FindApiByType(apiType);
     if (!info) {
         *error = "a raw CUDA call line of API type " + std::to_string(apiType) +
@@ -102,19 +106,15 @@ bool ExpandRawCallLine(std::string_view line, std::string* callLine, std::string
         return false;
     }
     const int size = RawParamsSize(info->domain, info->cbid);
-    if (size < 0 || hex.size() != 2 * static_cast<size_t>(size) || static_cast<size_t>(size) > kMaxRawParamsBytes) {
-        *error = "a raw CUDA call line of " + std::string(info->name) + " with " + std::to_string(hex.size() / 2) +
+    if (size < 0 || paramsHex.size() != 2 * static_cast<size_t>(size) || static_cast<size_t>(size) > kMaxRawParamsBytes) {
+        *error = "a raw CUDA call line of " + std::string(info->name) + " with " + std::to_string(paramsHex.size() / 2) +
                  " bytes of arguments, where this gpaprof's table expects " + std::to_string(size);
         return false;
     }
     alignas(16) unsigned char params[kMaxRawParamsBytes];
-    for (size_t i = 0; i < hex.size(); i += 2) {
-        const int high = HexDigitValue(hex[i]), low = HexDigitValue(hex[i + 1]);
-        if (high < 0 || low < 0) {
-            *error = "a raw CUDA call line whose arguments are not hex digits";
-            return false;
-        }
-        params[i / 2] = static_cast<unsigned char>(high << 4 | low);
+    if (!FromHex(paramsHex, params)) {
+        *error = "a raw CUDA call line whose arguments are not hex digits";
+        return false;
     }
     ArgContext context;
     context.succeeded = returnCode == 0;

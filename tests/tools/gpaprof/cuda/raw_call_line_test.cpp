@@ -11,6 +11,7 @@
 #include <generated_cuda_meta.h>
 #include <generated_cuda_runtime_api_meta.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -172,24 +173,68 @@ TEST(RawCallLines, OnlyCallsFormattedFromTheirBytesAreWrittenRaw) {
     EXPECT_GT(raw, 100u);
 }
 
+// A raw line's header in hex, as EncodeRawCallLine writes it (little-endian fields), for lines made by hand.
+std::string HeaderHex(uint64_t threadId, uint64_t index, uint32_t apiType, int32_t returnCode, uint64_t start,
+                      uint64_t duration) {
+    unsigned char bytes[kRawCallHeaderBytes];
+    std::memcpy(bytes, &threadId, 8);
+    std::memcpy(bytes + 8, &index, 8);
+    std::memcpy(bytes + 16, &apiType, 4);
+    std::memcpy(bytes + 20, &returnCode, 4);
+    std::memcpy(bytes + 24, &start, 8);
+    std::memcpy(bytes + 32, &duration, 8);
+    std::string hex;
+    char pair[3];
+    for (unsigned char byte : bytes) {
+        std::snprintf(pair, sizeof pair, "%02x", byte);
+        hex += pair;
+    }
+    return hex;
+}
+
+TEST(RawCallLines, HeaderIsHexOfLittleEndianFields) {
+    RawCallFields raw;
+    raw.threadId = 0x1234;
+    raw.index = 7;
+    raw.apiType = CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020;
+    raw.returnCode = -2;
+    raw.start = 1000;
+    raw.end = 1500;
+    std::string line;
+    EncodeRawCallLine(raw, &line);
+    EXPECT_EQ(line, "B" + HeaderHex(0x1234, 7, raw.apiType, -2, 1000, 500) + "\n");
+    // An end before the start (clocks read on two threads) is a duration of 0, not a wrapped one.
+    raw.end = 900;
+    line.clear();
+    EncodeRawCallLine(raw, &line);
+    EXPECT_EQ(line, "B" + HeaderHex(0x1234, 7, raw.apiType, -2, 1000, 0) + "\n");
+}
+
 TEST(RawCallLines, LinesThatAreNotRawCallsSayWhy) {
     std::string line, error;
     EXPECT_FALSE(ExpandRawCallLine("A\tcuda\t1", &line, &error));
     EXPECT_NE(error.find("not a raw CUDA call line"), std::string::npos);
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\tx\t0\t5\t6\t", &line, &error));
-    EXPECT_NE(error.find("not a number"), std::string::npos) << error;
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\t9999\t0\t5\t6\t", &line, &error));
+    EXPECT_FALSE(ExpandRawCallLine("B0011", &line, &error));
+    EXPECT_NE(error.find("shorter than its header"), std::string::npos) << error;
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, 0, 0, 5, 6) + "0", &line, &error));
+    EXPECT_NE(error.find("or odd"), std::string::npos) << error;
+    std::string notHex = "B" + HeaderHex(1, 2, 0, 0, 5, 6);
+    notHex[3] = 'x';
+    EXPECT_FALSE(ExpandRawCallLine(notHex, &line, &error));
+    EXPECT_NE(error.find("header is not hex digits"), std::string::npos) << error;
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, 9999, 0, 5, 6), &line, &error));
     EXPECT_NE(error.find("does not have"), std::string::npos) << error;
-    const std::string launchType = std::to_string(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\t" + launchType + "\t0\t5\t6\t00ff", &line, &error));
+    const uint32_t launchType = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, launchType, 0, 5, 6) + "00ff", &line, &error));
     EXPECT_NE(error.find("cudaLaunchKernel with 2 bytes of arguments"), std::string::npos) << error;
     const std::string zz(2 * sizeof(cudaLaunchKernel_v7000_params), 'z');
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\t" + launchType + "\t0\t5\t6\t" + zz, &line, &error));
-    EXPECT_NE(error.find("not hex digits"), std::string::npos) << error;
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\t" + launchType + "\t0\t5\t6\t\textra", &line, &error));
-    EXPECT_NE(error.find("more than 8 fields"), std::string::npos) << error;
-    const std::string errorName = std::to_string(CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorName_v6050);
-    EXPECT_FALSE(ExpandRawCallLine("B\t1\t2\t" + errorName + "\t0\t5\t6\t00000000", &line, &error));
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, launchType, 0, 5, 6) + zz, &line, &error));
+    EXPECT_NE(error.find("arguments are not hex digits"), std::string::npos) << error;
+    const std::string tail(2 * sizeof(cudaLaunchKernel_v7000_params) + 2, '0');
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, launchType, 0, 5, 6) + tail, &line, &error));
+    EXPECT_NE(error.find("bytes of arguments"), std::string::npos) << error;
+    const uint32_t errorName = CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorName_v6050;
+    EXPECT_FALSE(ExpandRawCallLine("B" + HeaderHex(1, 2, errorName, 0, 5, 6) + "00000000", &line, &error));
     EXPECT_NE(error.find("returns no status code"), std::string::npos) << error;
     EXPECT_TRUE(line.empty());
 }
