@@ -147,7 +147,12 @@ bool CudaPart::Initialize(std::string* problem) {
                         : "");
         return false;
     }
+    // The API calls only where they are recorded or launches profiled: --pm-sampling alone needs no more than the
+    // contexts' creation (the resource domain, below), and each API callback costs a launch-bound program about 10%
+    // of its loop (bench/pm_sampling_cost.sh, 2026-11-28: 1.118 with them).
+    const bool apiCallbacks = trace_ || counters_ || occupancy_;
     for (CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
+        if (!apiCallbacks) break;
         result = api_->cuptiEnableDomain(1, subscriber_, domain);
         if (result != CUPTI_SUCCESS) {
             *problem = "cuptiEnableDomain failed: " + api_->Describe(result);
