@@ -107,7 +107,10 @@ TEST_F(PmSamplingFake, CumulativeSamplesIntegrateTheirWindow) {
     ASSERT_EQ(result, VK_SUCCESS) << LastMessage();
     ASSERT_EQ(values.size(), 4u);
     const double windowNs = AsDouble(values[0]) / double(writes + 1);
-    EXPECT_GT(windowNs, 400000.0) << "the dispatch took more than 4 intervals";
+    EXPECT_GT(windowNs, 0.0);
+    if (windowNs < 400000.0) {  // a GPU runs the dispatch in less than 4 intervals (lavapipe takes milliseconds)
+        EXPECT_NE(std::string(LastMessage()).find("approximate"), std::string::npos) << LastMessage();
+    }
     EXPECT_NEAR(AsDouble(values[2]) / double(reads + 1), windowNs, windowNs * 1e-9) << "one window for every counter";
     EXPECT_EQ(values[1], 16u * 16u * 4u * 64u) << "the pipeline statistic beside them";
     EXPECT_DOUBLE_EQ(AsDouble(values[3]), 25.0) << "a rate: its mean over the window";
@@ -166,7 +169,8 @@ TEST_F(PmSamplingFake, TraceSamplesHoldTheSamplesOfTheirWindow) {
     ASSERT_TRUE(trace) << error;
     EXPECT_EQ(header.intervalNs, 100000u) << "the running interval, not streamingPerfTraceSampleInterval";
     EXPECT_EQ(trace->counters, (std::vector<std::string>{"dram__bytes_write.sum", gpa::pm_sampling::GraphicsMetrics()[1]}));
-    ASSERT_GE(trace->samples.size(), 4u);
+    ASSERT_GE(trace->samples.size(), 1u);
+    EXPECT_LE(header.firstSampleNs, trace->samples.front().startNs);
     for (const gpa::pm_sampling::TraceSample& s : trace->samples) {
         EXPECT_DOUBLE_EQ(s.values[0], double(writes + 1) * 100000.0);
         EXPECT_DOUBLE_EQ(s.values[1], 26.0);
