@@ -55,8 +55,10 @@ TEST_F(PmSamplingBlockAbsent, NotListedAndNoStreamingCounters) {
     const std::string why = AbsentReason();
     EXPECT_NE(why.find("does not offer block 65537"), std::string::npos) << why;
     EXPECT_TRUE(NamesAReason(why)) << why;
-    if (IsLlvmpipe(env())) {
-        EXPECT_NE(why.find("not an NVIDIA GPU (vendorID 0x10005)"), std::string::npos) << why;
+    if (IsLlvmpipe(env())) {  // the first check that fails: the build, then the vendor
+        EXPECT_TRUE(why.find("not an NVIDIA GPU (vendorID 0x10005)") != std::string::npos ||
+                    why.find("built without CUPTI's headers") != std::string::npos)
+            << why;
     }
 }
 
