@@ -149,7 +149,18 @@ Outcome VulkanSession::SampleResults(const Pass& pass, uint32_t sampleId, std::v
     auto it = pass.samples.find(sampleId);
     if (it == pass.samples.end()) return Fail(GPA_STATUS_ERROR_FAILED, "sample " + std::to_string(sampleId) + " was not recorded");
     size_t size = 0;
-    VkResult result = profile_.gpa.GetGpaSessionResults(profile_.gpa.device, pass.session, it->second, &size, nullptr);
+    // OpenGPA's layer answers VK_NOT_READY while the PM samples of a sample's window are not decoded yet (it waits
+    // up to 1 s per call): asked again until the results timeout.
+    const auto start = std::chrono::steady_clock::now();
+    VkResult result = VK_NOT_READY;
+    for (;;) {
+        result = profile_.gpa.GetGpaSessionResults(profile_.gpa.device, pass.session, it->second, &size, nullptr);
+        if (result != VK_NOT_READY ||
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > ResultTimeoutSeconds()) {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     if (result != VK_SUCCESS) return Failed(profile_.gpa, "vkGetGpaSessionResultsAMD", result);
     results->assign(size / sizeof(uint64_t), 0);
     result = profile_.gpa.GetGpaSessionResults(profile_.gpa.device, pass.session, it->second, &size, results->data());
