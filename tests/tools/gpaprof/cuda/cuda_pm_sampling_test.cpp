@@ -119,7 +119,8 @@ TEST_F(GpaprofCuda, PmSamplesShowAlternatingPhasesWhereTheTraceHasThem) {
     };
     std::vector<Phase> phases;
     std::string seen;  // the kernels of the trace, for the message when the phases are not all there
-    if (const ApiTracePart* cuda = CudaPart(ReadAtp("pm_phases.atp"))) {
+    const AtpFile atp = ReadAtp("pm_phases.atp");  // held: CudaPart points into it
+    if (const ApiTracePart* cuda = CudaPart(atp)) {
         for (const KernelTimestamp& kernel : cuda->kernelTimestamps) {
             seen += " " + kernel.kernelName;
             const bool memory = kernel.kernelName.find("MemoryPhase") != std::string::npos;
