@@ -92,6 +92,9 @@ int RunReportCommand(const ReportOptions& options, std::FILE* out, std::FILE* er
                              "files; ignored for one session\n");
     }
     const ReportInputs inputs = LoadReportInputs(options.inputs);
+    for (const std::string& path : inputs.besideAtp) {
+        std::fprintf(errors, "gpaprof-report: also read %s (beside the .atp; name the files to choose)\n", path.c_str());
+    }
     for (const InputProblem& failure : inputs.failures) std::fprintf(errors, "%s\n", FormatProblem(failure).c_str());
     for (const InputProblem& problem : inputs.problems) std::fprintf(errors, "%s\n", FormatProblem(problem).c_str());
     if (!inputs.any()) {

@@ -97,6 +97,21 @@ ReportInputs LoadReportInputs(const std::vector<std::string>& paths) {
         }
         AddFile(path, *text, &inputs);
     }
+    if (inputs.atpPath && EndsWith(*inputs.atpPath, ".atp")) {
+        const std::string stem = inputs.atpPath->substr(0, inputs.atpPath->size() - 4);
+        const std::pair<std::optional<std::string>*, std::string> siblings[] = {
+            {&inputs.csvPath, stem + ".csv"},
+            {&inputs.occupancyPath, stem + ".occupancy"},
+            {&inputs.pmSamplingPath, stem + kPmSamplingSuffix}};
+        for (const auto& [slot, path] : siblings) {
+            if (*slot) continue;  // a file of this kind was named
+            std::string error;
+            std::optional<std::string> text = ReadTextFile(path, &error);
+            if (!text) continue;  // not there: the run did not write one
+            AddFile(path, *text, &inputs);
+            inputs.besideAtp.push_back(path);
+        }
+    }
     return inputs;
 }
 

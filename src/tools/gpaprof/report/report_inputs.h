@@ -29,6 +29,7 @@ struct ReportInputs {
     std::optional<PmSamplingFile> pmSampling;
     std::vector<InputProblem> problems;  // problems in files that were read (the report still shows them)
     std::vector<InputProblem> failures;  // files that could not be used at all (unreadable, unknown kind, twice)
+    std::vector<std::string> besideAtp;  // files read because they lie beside the .atp under its name (not named)
 
     bool any() const { return atp || csv || occupancy || pmSampling; }
 };
@@ -36,6 +37,9 @@ struct ReportInputs {
 // The kind from the file name (.atp, .pmsampling.csv, .csv, .occupancy), else from the first line of `text`.
 std::optional<InputKind> DetectInputKind(const std::string& path, const std::string& text);
 
+// Reads `paths`; where they hold a .atp and name no .csv, .occupancy or .pmsampling.csv, the files of those kinds
+// beside it under its name (what one gpaprof run wrote: run.atp, run.csv, ...) are read too, and listed in
+// besideAtp. Naming any file of a kind reads only the named ones of it.
 ReportInputs LoadReportInputs(const std::vector<std::string>& paths);
 // Reads from texts already in memory (tests): pairs of path and content.
 ReportInputs ParseReportInputs(const std::vector<std::pair<std::string, std::string>>& files);

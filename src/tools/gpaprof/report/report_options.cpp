@@ -118,6 +118,8 @@ std::string ReportUsage() {
            "  SESSION.pmsampling.csv  NVIDIA metrics sampled over time (--pm-sampling, docs/profiler_files.md):\n"
            "                      counter tracks in --perfetto, sample lanes in the --html timeline, a summary\n"
            "                      per device and metric in --text\n"
+           "  Given SESSION.atp alone, the .csv, .occupancy and .pmsampling.csv beside it under its name are read\n"
+           "  too (said on stderr); naming a file of a kind reads only that one of the kind.\n"
            "\n"
            "Several processes (ranks): more than one .atp, or a folder (its .atp files), e.g.\n"
            "gpaprof-report out/run_*.atp, after gpaprof -t -o out/run_%q{RANK} -- torchrun ...: a table with one row\n"

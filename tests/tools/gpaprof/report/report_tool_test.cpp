@@ -81,6 +81,24 @@ TEST_F(ReportTool, TextSummaryByDefault) {
     EXPECT_NE(run.out.find("[warning] Objects created and never released: 2"), std::string::npos) << run.out;
 }
 
+// The .atp alone: the run's other files beside it under its name are read too, and said so; a file of a kind that is
+// named is the only one of that kind read.
+TEST_F(ReportTool, FilesBesideTheAtpAreReadAndNamed) {
+    const ToolRun run = Tool(Path("s.atp"));
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("also read " + dir_ + "/s.csv (beside the .atp"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("also read " + dir_ + "/s.occupancy (beside the .atp"), std::string::npos) << run.err;
+    const ToolRun named = Tool(Path("s.atp") + " " + Path("s.csv"));
+    EXPECT_EQ(named.exitCode, 0) << named.err;
+    EXPECT_EQ(named.err.find("s.csv (beside"), std::string::npos) << named.err;
+    EXPECT_NE(named.err.find("also read " + dir_ + "/s.occupancy"), std::string::npos) << named.err;
+    std::filesystem::remove(dir_ + "/s.csv");
+    std::filesystem::remove(dir_ + "/s.occupancy");
+    const ToolRun alone = Tool(Path("s.atp"));
+    EXPECT_EQ(alone.exitCode, 0) << alone.err;
+    EXPECT_EQ(alone.err.find("also read"), std::string::npos) << alone.err;
+}
+
 TEST_F(ReportTool, ProblemsWithTheirLineAndStillAReport) {
     std::string text = WriteAtp(OpenClFixture());
     // Break the timestamp line of clBuildProgram: its end time is not a number.
