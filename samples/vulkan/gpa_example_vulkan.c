@@ -108,6 +108,20 @@ static void* LoadGpa(const char* path) {
         }                                                                                                     \
     } while (0)
 
+/* A counter a sample has no value of (GPA_STATUS_ERROR_READING_COUNTER_RESULT: on NVIDIA the device-sampled
+ * counters of a sample whose window the PM samples do not cover; the logging callback said why) is written as NA,
+ * never as a number; its other counters are written as usual. Other failures stop the program. */
+static int ReadOrNa(GPA_Status status, const char* what, FILE* f, const char* name) {
+    if (status == GPA_STATUS_OK) return 1;
+    if (status == GPA_STATUS_ERROR_READING_COUNTER_RESULT) {
+        fprintf(f, "NA,");
+        printf(" %s = NA", name);
+        return 0;
+    }
+    fprintf(stderr, "%s: %s failed: %s\n", "gpa_example_vulkan", what, gpa.GetStatusAsStr(status));
+    exit(EXIT_FAILURE);
+}
+
 /* Section 2.3: GPA reports errors and messages through this callback. */
 static void MyLoggingFunction(GPA_Logging_Type messageType, const char* message) {
     fprintf(stderr, "GPA %s: %s\n", messageType == GPA_LOGGING_ERROR ? "error" : "message", message);
@@ -167,24 +181,28 @@ static void WriteSession(gpa_uint32 currentWaitSessionID, const char* filename) 
             GPA_CHECK(gpa.GetUsageTypeAsStr(usage, &usageName));
             if (type == GPA_TYPE_UINT32) {
                 gpa_uint32 value;
-                GPA_CHECK(gpa.GetSampleUInt32(currentWaitSessionID, sample, enabledCounterIndex, &value));
-                fprintf(f, "%" PRIu32 ",", value);
-                printf(" %s = %" PRIu32 " (%s)", name, value, usageName);
+                if (ReadOrNa(gpa.GetSampleUInt32(currentWaitSessionID, sample, enabledCounterIndex, &value), "gpa.GetSampleUInt32", f, name)) {
+                    fprintf(f, "%" PRIu32 ",", value);
+                    printf(" %s = %" PRIu32 " (%s)", name, value, usageName);
+                }
             } else if (type == GPA_TYPE_UINT64) {
                 gpa_uint64 value;
-                GPA_CHECK(gpa.GetSampleUInt64(currentWaitSessionID, sample, enabledCounterIndex, &value));
-                fprintf(f, "%" PRIu64 ",", value); /* the guide's %I64u is Windows-only */
-                printf(" %s = %" PRIu64 " (%s)", name, value, usageName);
+                if (ReadOrNa(gpa.GetSampleUInt64(currentWaitSessionID, sample, enabledCounterIndex, &value), "gpa.GetSampleUInt64", f, name)) {
+                    fprintf(f, "%" PRIu64 ",", value); /* the guide's %I64u is Windows-only */
+                    printf(" %s = %" PRIu64 " (%s)", name, value, usageName);
+                }
             } else if (type == GPA_TYPE_FLOAT32) {
                 gpa_float32 value;
-                GPA_CHECK(gpa.GetSampleFloat32(currentWaitSessionID, sample, enabledCounterIndex, &value));
-                fprintf(f, "%f,", value);
-                printf(" %s = %f (%s)", name, value, usageName);
+                if (ReadOrNa(gpa.GetSampleFloat32(currentWaitSessionID, sample, enabledCounterIndex, &value), "gpa.GetSampleFloat32", f, name)) {
+                    fprintf(f, "%f,", value);
+                    printf(" %s = %f (%s)", name, value, usageName);
+                }
             } else if (type == GPA_TYPE_FLOAT64) {
                 gpa_float64 value;
-                GPA_CHECK(gpa.GetSampleFloat64(currentWaitSessionID, sample, enabledCounterIndex, &value));
-                fprintf(f, "%f,", value);
-                printf(" %s = %f (%s)", name, value, usageName);
+                if (ReadOrNa(gpa.GetSampleFloat64(currentWaitSessionID, sample, enabledCounterIndex, &value), "gpa.GetSampleFloat64", f, name)) {
+                    fprintf(f, "%f,", value);
+                    printf(" %s = %f (%s)", name, value, usageName);
+                }
             } else {
                 fprintf(stderr, "gpa_example_vulkan: counter %s has an unexpected type %d\n", name, (int)type);
                 exit(EXIT_FAILURE);

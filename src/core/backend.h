@@ -45,7 +45,10 @@ public:
     virtual Outcome WaitUntilReady() = 0;
     // After WaitUntilReady: the values of the hardware counters of one sample, written at their hardware
     // counter index into `values` (sized by the caller to the context's hardware counter count).
+    // A hardware counter whose value is not known for a sample (its device-sampled window was refused) is written
+    // as NaN: only the counters computed from it fail to read, with this reason; the sample's others read as usual.
     virtual Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) = 0;
+    virtual std::string MissingValueReason(uint32_t /*sampleId*/) { return ""; }
 };
 
 class BackendContext {

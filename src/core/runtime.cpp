@@ -63,8 +63,12 @@ Outcome CounterNotFound(const char* name, const Outcome& lookup) {
 }  // namespace
 
 Runtime& Runtime::Instance() {
-    static Runtime runtime;
-    return runtime;
+    // Never destroyed: a program that exits with contexts open (exit() in an error path, as the seed's example
+    // does) would otherwise have their sessions delete GL queries and Vulkan objects after the driver's own exit
+    // handlers tore it down (gpa_example_opengl and gpa_example_vulkan died so on an H200, 2026-11-28). The system
+    // takes the memory back; GPA_Destroy is the orderly end.
+    static Runtime* runtime = new Runtime();
+    return *runtime;
 }
 
 Runtime::Runtime() { sessionBufferSize_ = SessionBufferSizeFromEnvironment(&environmentProblem_); }

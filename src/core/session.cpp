@@ -1,5 +1,6 @@
 #include "core/session.h"
 
+#include <cmath>
 #include <algorithm>
 #include <string>
 
@@ -181,6 +182,14 @@ Outcome Session::Read(uint32_t sampleId, uint32_t counterIndex, double* value) {
         it = hardwareValues_.emplace(sampleId, std::move(values)).first;
     }
     *value = catalog_->Evaluate(counterIndex, it->second);
+    if (std::isnan(*value)) {
+        const std::string why = backend_->MissingValueReason(sampleId);
+        return Fail(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+                    "counter " + std::to_string(counterIndex) + " has no value in sample " + std::to_string(sampleId) +
+                        (why.empty() ? std::string(": a hardware counter it is computed from was not measured")
+                                     : ": " + why) +
+                        " (the sample's other counters read as usual)");
+    }
     return Outcome::Ok();
 }
 

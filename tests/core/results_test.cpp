@@ -299,6 +299,24 @@ TYPED_TEST(GetSample, BackendReadFailureIsReadingCounterResult) {
     EXPECT_EQ(value, this->kUntouched);
 }
 
+// A hardware counter the backend could not measure for a sample (NaN: a refused PM window) fails only the counters
+// computed from it, with the backend's reason; the sample's other counters read as usual.
+TEST_F(Results, AnUnmeasuredHardwareCounterFailsOnlyTheCountersComputedFromIt) {
+    Config().unmeasured = {1};  // hw.busy
+    Config().unmeasuredReason = "the PM samples of its window were refused: samples missing";
+    RecordAll();
+    ASSERT_EQ(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR_AND_MESSAGE, &LogCapture::Callback), GPA_STATUS_OK);
+    gpa_float64 busy = -1;
+    EXPECT_GPA(GPA_STATUS_ERROR_READING_COUNTER_RESULT, GPA_GetSampleFloat64(session_, 0, Index("Busy"), &busy));
+    EXPECT_EQ(busy, -1);
+    EXPECT_EQ(LogCapture::Count(GPA_LOGGING_ERROR, "samples missing (the sample's other counters read as usual)"), 1u);
+    gpa_float64 time = -1;
+    EXPECT_GPA(GPA_STATUS_OK, GPA_GetSampleFloat64(session_, 0, Index("GPUTime"), &time));
+    EXPECT_GT(time, 0);
+    gpa_float32 fetch = -1;
+    EXPECT_GPA(GPA_STATUS_OK, GPA_GetSampleFloat32(session_, 0, Index("FetchSize"), &fetch));
+}
+
 TYPED_TEST(GetSample, SessionBeingRecordedIsSamplingNotEnded) {
     this->Open();
     this->Enable(TypeParam::kCounter);

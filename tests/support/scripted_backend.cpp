@@ -1,5 +1,6 @@
 #include "scripted_backend.h"
 
+#include <limits>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -41,6 +42,8 @@ void DefaultCounters(ScriptedBackendConfig& c) {
     c.failOpen = c.failInitialize = c.failDestroy = c.failCreateSession = false;
     c.openFailStatus = GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
     c.failBeginSample = c.failEndSample = c.failEndSession = c.failRead = false;
+    c.unmeasured.clear();
+    c.unmeasuredReason.clear();
 }
 
 struct DefaultInit {
@@ -81,9 +84,13 @@ public:
                 return Fail(GPA_STATUS_ERROR_FAILED, "sample missing from the pass that collects its counter");
             }
             (*values)[hw] = ScriptedValue(hw, sampleId);
+            for (uint32_t missing : gConfig.unmeasured) {
+                if (missing == hw) (*values)[hw] = std::numeric_limits<double>::quiet_NaN();
+            }
         }
         return Outcome::Ok();
     }
+    std::string MissingValueReason(uint32_t /*sampleId*/) override { return gConfig.unmeasuredReason; }
 
 private:
     PassPlan plan_;

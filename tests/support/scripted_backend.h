@@ -34,6 +34,9 @@ struct ScriptedBackendConfig {
     bool failEndSample = false;           // EndSample fails in the backend
     bool failEndSession = false;          // BackendSession::End fails
     bool failRead = false;                // ReadSample fails in the backend
+    // Hardware counters whose value a sample does not have (NaN, as a refused PM window gives), and why.
+    std::vector<uint32_t> unmeasured;
+    std::string unmeasuredReason;
 };
 
 // The configuration the next GPA_OpenContext uses (the failure switches act at once).

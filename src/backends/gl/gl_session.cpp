@@ -1,5 +1,6 @@
 #include "backends/gl/gl_session.h"
 
+#include <limits>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -273,19 +274,30 @@ Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
                 (*values)[sample.counters[i]] = static_cast<double>(sample.values[i]);
                 continue;
             }
-            if (!sample.sampledFailure.empty()) return Fail(GPA_STATUS_ERROR_FAILED, sample.sampledFailure);
+            // A PM counter without a value is NaN: the counters computed from it fail to read, with the reason
+            // (MissingValueReason); the sample's query counters (GPUTime, pipeline statistics) read as usual.
+            if (!sample.sampledFailure.empty()) {
+                (*values)[sample.counters[i]] = std::numeric_limits<double>::quiet_NaN();
+                missingWhy_[sampleId] = sample.sampledFailure;
+                continue;
+            }
             const size_t metric = static_cast<size_t>(query.sampled);
             if (metric >= sample.sampledValues.size() || !sample.sampledValues[metric]) {
                 const std::string why = metric < sample.sampledWhy.size() ? sample.sampledWhy[metric] : "";
-                return Fail(GPA_STATUS_ERROR_FAILED, "the PM samples give no value of " +
-                                                         profile_.sampling->metrics().at(metric) + " for " +
-                                                         SampleName(sample.sampleId, sample.pass) +
-                                                         (why.empty() ? "" : ": " + why));
+                (*values)[sample.counters[i]] = std::numeric_limits<double>::quiet_NaN();
+                missingWhy_[sampleId] = "the PM samples give no value of " + profile_.sampling->metrics().at(metric) +
+                                        " for " + SampleName(sample.sampleId, sample.pass) + (why.empty() ? "" : ": " + why);
+                continue;
             }
             (*values)[sample.counters[i]] = *sample.sampledValues[metric];
         }
     }
     return found ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, "internal error: no sample " + std::to_string(sampleId));
+}
+
+std::string GlSession::MissingValueReason(uint32_t sampleId) {
+    const auto it = missingWhy_.find(sampleId);
+    return it == missingWhy_.end() ? std::string() : it->second;
 }
 
 }  // namespace gpa::gl

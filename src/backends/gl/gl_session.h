@@ -10,6 +10,7 @@
 // its values given; a refused one makes the sample unreadable, with the reason.
 #pragma once
 
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,8 +40,10 @@ public:
     // Fails, saying what to do, without the context current on the calling thread.
     Outcome WaitUntilReady() override;
     Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) override;
+    std::string MissingValueReason(uint32_t sampleId) override;
 
 private:
+    std::map<uint32_t, std::string> missingWhy_;  // samples whose PM counters have no value, and why
     struct Sample {
         uint32_t pass = 0;
         uint32_t sampleId = 0;

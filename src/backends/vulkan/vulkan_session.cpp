@@ -1,5 +1,6 @@
 #include "backends/vulkan/vulkan_session.h"
 
+#include <limits>
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -192,6 +193,7 @@ Outcome VulkanSession::ReadSample(uint32_t sampleId, std::vector<double>* values
             const uint32_t counter = pass.hardwareCounters[i];
             const std::optional<double> value = DecodeResult(results[i], profile_.encodings.at(counter - 1));
             if (!value) {
+                // NaN: the counters computed from it fail to read with this reason; the others read as usual.
                 std::string reason = "the layer has no value of hardware counter " + std::to_string(counter) +
                                      " (a PM. counter) for sample " + std::to_string(sampleId) +
                                      ": the PM samples of its GPU time window were refused or do not integrate it";
@@ -199,12 +201,19 @@ Outcome VulkanSession::ReadSample(uint32_t sampleId, std::vector<double>* values
                     const char* message = profile_.gpa.GetLastMessage(profile_.gpa.device);
                     if (message != nullptr && message[0] != '\0') reason += std::string(" (the layer: ") + message + ")";
                 }
-                return Fail(GPA_STATUS_ERROR_FAILED, reason);
+                missingWhy_[sampleId] = reason;
+                (*values)[counter] = std::numeric_limits<double>::quiet_NaN();
+                continue;
             }
             (*values)[counter] = *value;
         }
     }
     return Outcome::Ok();
+}
+
+std::string VulkanSession::MissingValueReason(uint32_t sampleId) {
+    const auto it = missingWhy_.find(sampleId);
+    return it == missingWhy_.end() ? std::string() : it->second;
 }
 
 }  // namespace gpa::vk

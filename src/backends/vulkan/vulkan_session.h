@@ -31,8 +31,10 @@ public:
     bool IsReady() override;
     Outcome WaitUntilReady() override;
     Outcome ReadSample(uint32_t sampleId, std::vector<double>* values) override;
+    std::string MissingValueReason(uint32_t sampleId) override;
 
 private:
+    std::map<uint32_t, std::string> missingWhy_;  // samples whose PM counters have no value, and why
     struct Pass {
         VkGpaSessionAMD session = VK_NULL_HANDLE;
         bool begun = false;  // vkCmdBeginGpaSessionAMD recorded

@@ -140,9 +140,14 @@ VkResult GpaSession::ReadPmCounters(uint32_t sampleId, const Sample& sample, std
             Report(device_.instance, Severity::kInfo, "vkGetGpaSessionResultsAMD: " + which + ": " + window.why + "; ask again");
             return VK_NOT_READY;
         }
-        *problem = which + ": its PM-sampling counters are refused: " + window.why +
-                   " (the sample's window is the GPU's timestamps at its begin and end, on CLOCK_MONOTONIC)";
-        return VK_ERROR_FEATURE_NOT_PRESENT;
+        // No value (NaN) for its PM events, never a guess; the sample's other counters (pipeline statistics,
+        // occlusion) are still its results. (An error for the whole sample lost them: the seed's example loop failed
+        // on an H200 when one short sample's window met a missing PM sample, 2026-11-28.)
+        values->insert(values->end(), window.values.size(), EncodePmValue(std::nullopt));
+        Report(device_.instance, Severity::kWarning,
+               "vkGetGpaSessionResultsAMD: " + which + ": its PM-sampling counters have no value (NaN): " + window.why +
+                   " (the sample's window is the GPU's timestamps at its begin and end, on CLOCK_MONOTONIC)");
+        return VK_SUCCESS;
     }
     std::string unknown;
     for (size_t m = 0; m < window.values.size(); ++m) {

@@ -141,28 +141,32 @@ TEST_F(SampledCounters, ApproximateWindowsGiveValuesAndAreLoggedOncePerSample) {
     EXPECT_EQ(LoggedWith("its PM counters are approximate: the window is 1.2 intervals long"), 1u);
 }
 
-TEST_F(SampledCounters, RefusedWindowsMakeTheSampleUnreadableWithTheReason) {
+// A refused window: the sampled counters of the sample fail to read, with the reason; its query counters (GPUTime,
+// Occlusion) read as usual (an error for the whole sample stopped the seed's example loop on an H200).
+TEST_F(SampledCounters, RefusedWindowsFailOnlyTheSampledCountersWithTheReason) {
     sampling_->answer = pm::WindowResult{};
     sampling_->answer.quality = pm::WindowQuality::Refused;
     sampling_->answer.why = "samples are missing inside the window (a gap of 3 intervals)";
     sampling_->answer.values.assign(4, std::nullopt);
-    const gpa_uint32 session = Measure({"WriteSize"});
+    const gpa_uint32 session = Measure({"WriteSize", "GPUTime", "Occlusion"});
     double value = 0;
     EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("WriteSize"), &value), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
     EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("a gap of 3 intervals"), std::string::npos)
         << OGPA_GetLastErrorMessage();
+    EXPECT_GT(Float64(session, 0, "GPUTime"), 0.0);
 }
 
-// GPA reads a sample's hardware values as a whole: a metric of the pass without a value makes the sample unreadable.
-TEST_F(SampledCounters, AMetricWithoutValueMakesTheSampleUnreadableWithItsReason) {
+// A metric without a value fails the counters computed from it, with its reason; the others of the pass read.
+TEST_F(SampledCounters, AMetricWithoutValueFailsOnlyTheCountersComputedFromIt) {
     sampling_->answer.values[2] = std::nullopt;
     sampling_->answer.valueWhy[2] = "not sampled in this window";
     const gpa_uint32 session = Measure({"WriteSize", "FetchSize"});
     double value = 0;
-    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("FetchSize"), &value), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("WriteSize"), &value), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
     EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("dram__bytes_write.sum for sample 0 (pass 0): not sampled"),
               std::string::npos)
         << OGPA_GetLastErrorMessage();
+    EXPECT_DOUBLE_EQ(Float64(session, 0, "FetchSize"), 2048.0 / 1024.0);
 }
 
 TEST_F(SampledCounters, SamplesWithoutSampledCountersAskForNoWindow) {
