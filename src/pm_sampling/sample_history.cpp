@@ -29,6 +29,15 @@ WindowResult Refused(size_t metrics, std::string why) {
 
 }  // namespace
 
+bool JoinToPrevious(uint64_t lastEndNs, uint64_t intervalNs, WindowSample* sample) {
+    if (sample->endNs <= sample->startNs || sample->endNs <= lastEndNs) return false;
+    if (sample->startNs < lastEndNs) {
+        if (lastEndNs - sample->startNs > intervalNs / 2) return false;
+        sample->startNs = lastEndNs;
+    }
+    return true;
+}
+
 SampleHistory::SampleHistory(std::vector<std::string> metrics, uint64_t intervalNs, uint64_t retentionNs)
     : metrics_(std::move(metrics)), intervalNs_(intervalNs), retentionNs_(retentionNs) {}
 

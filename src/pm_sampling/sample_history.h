@@ -15,6 +15,12 @@
 
 namespace gpa::pm_sampling {
 
+// A sample taken after one that ended at lastEndNs (0: none), both converted to CLOCK_MONOTONIC: false when it is out of
+// order (empty, or ending by then: left out, never made up); a start before lastEndNs by at most half an interval
+// (the jitter of the clock offsets the two conversions used) is moved to lastEndNs, so that the two meet as they do
+// on the GPU's clock. A larger overlap is out of order too.
+bool JoinToPrevious(uint64_t lastEndNs, uint64_t intervalNs, WindowSample* sample);
+
 class SampleHistory {
 public:
     SampleHistory(std::vector<std::string> metrics, uint64_t intervalNs, uint64_t retentionNs);

@@ -20,6 +20,27 @@ std::vector<WindowSample> Even(uint64_t from, int count, bool droppedBeforeFirst
 
 bool Says(const WindowResult& r, const std::string& text) { return r.why.find(text) != std::string::npos; }
 
+// Samples that meet on the GPU's clock overlap on CLOCK_MONOTONIC by the jitter of the offsets of two drains: joined,
+// not dropped (a dropped one left a hole of an interval, and windows around it were refused on an H200).
+TEST(JoinToPrevious, SmallOverlapsAreJoinedLargeOnesAndStaleSamplesLeftOut) {
+    WindowSample first{1000, 101000, false, {}};
+    EXPECT_TRUE(JoinToPrevious(0, 100000, &first));
+    EXPECT_EQ(first.startNs, 1000u);
+    WindowSample jittered{100987, 200987, false, {}};  // 13 ns before the last end
+    EXPECT_TRUE(JoinToPrevious(101000, 100000, &jittered));
+    EXPECT_EQ(jittered.startNs, 101000u);
+    EXPECT_EQ(jittered.endNs, 200987u);
+    WindowSample after{201500, 301500, false, {}};  // a gap: kept as it is (the history's rules judge it)
+    EXPECT_TRUE(JoinToPrevious(200987, 100000, &after));
+    EXPECT_EQ(after.startNs, 201500u);
+    WindowSample overlapping{150000, 350000, false, {}};  // 50.9 us before the last end: more than half an interval
+    EXPECT_FALSE(JoinToPrevious(200900, 100000, &overlapping));
+    WindowSample stale{100000, 200000, false, {}};  // ends before the last one did
+    EXPECT_FALSE(JoinToPrevious(200987, 100000, &stale));
+    WindowSample empty{300000, 300000, false, {}};
+    EXPECT_FALSE(JoinToPrevious(0, 100000, &empty));
+}
+
 TEST(SampleHistory, EmptyRefusesEveryWindow) {
     SampleHistory history(kMetrics, 100, 1000000);
     EXPECT_EQ(history.NewestEndNs(), 0u);
