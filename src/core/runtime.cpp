@@ -65,8 +65,8 @@ Outcome CounterNotFound(const char* name, const Outcome& lookup) {
 Runtime& Runtime::Instance() {
     // Never destroyed: a program that exits with contexts open (exit() in an error path, as the seed's example
     // does) would otherwise have their sessions delete GL queries and Vulkan objects after the driver's own exit
-    // handlers tore it down (gpa_example_opengl and gpa_example_vulkan died so on an H200, 2026-11-28). The system
-    // takes the memory back; GPA_Destroy is the orderly end.
+    // handlers tore it down (gpa_example_opengl and gpa_example_vulkan died in exit() on an H200, 2026-11-28, most
+    // likely so). The system takes the memory back; GPA_Destroy is the orderly end.
     static Runtime* runtime = new Runtime();
     return *runtime;
 }
