@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "pm_sampling/device_sampling.h"
 
@@ -25,7 +26,8 @@ class FakeSampling final : public DeviceSampling {
 public:
     static constexpr uint64_t kInterval = 100000;
 
-    FakeSampling() : history_(GraphicsMetrics(), kInterval, 10000000000ull), nextNs_(MonotonicNs() / kInterval * kInterval) {}
+    explicit FakeSampling(bool holes)
+        : history_(GraphicsMetrics(), kInterval, 10000000000ull), nextNs_(MonotonicNs() / kInterval * kInterval), holes_(holes) {}
 
     const std::vector<std::string>& metrics() const override { return history_.metrics(); }
     uint64_t intervalNs() const override { return kInterval; }
@@ -54,7 +56,14 @@ private:
         const uint64_t now = MonotonicNs();
         std::vector<WindowSample> samples;
         for (; nextNs_ + kInterval <= now; nextNs_ += kInterval) {
+            // "holes": every fourth sample missing, the one after it saying so, as when the hardware skips one.
+            const bool skipped = holes_ && (nextNs_ / kInterval) % 4 == 3;
+            if (skipped) {
+                droppedBefore_ = true;
+                continue;
+            }
             WindowSample sample;
+            sample.droppedBefore = std::exchange(droppedBefore_, false);
             sample.startNs = nextNs_;
             sample.endNs = nextNs_ + kInterval;
             for (size_t m = 0; m < metrics().size(); ++m) {
@@ -70,14 +79,16 @@ private:
     std::mutex mutex_;
     SampleHistory history_;
     uint64_t nextNs_;
+    const bool holes_;
+    bool droppedBefore_ = false;
 };
 
 }  // namespace
 
 std::shared_ptr<gpa::pm_sampling::DeviceSampling> PmTestSource() {
     const char* value = std::getenv(kPmFakeVariable);
-    if (value == nullptr || std::strcmp(value, "1") != 0) return nullptr;
-    static const std::shared_ptr<DeviceSampling> fake = std::make_shared<FakeSampling>();
+    if (value == nullptr || (std::strcmp(value, "1") != 0 && std::strcmp(value, "holes") != 0)) return nullptr;
+    static const std::shared_ptr<DeviceSampling> fake = std::make_shared<FakeSampling>(std::strcmp(value, "holes") == 0);
     return fake;
 }
 

@@ -6,47 +6,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "layer_test_fixture.h"
-#include "pm_sampling/device_sampling.h"
+#include "pm_fake_fixture.h"
 #include "pm_sampling/trace_buffer.h"
 
 namespace ogpa::vktest {
 namespace {
-
-class PmSamplingFake : public LayerTest {
-protected:
-    void SetUp() override {
-        LayerTest::SetUp();
-        if (env_ == nullptr || HasFailure()) return;
-        uint32_t count = 0;
-        if (gpa().EnumerateEvents(env().device, VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA, &count, nullptr) != VK_SUCCESS) {
-            GTEST_SKIP() << "the layer's test source gives no block here: " << LastMessage();
-        }
-        events_.resize(count);
-        ASSERT_EQ(gpa().EnumerateEvents(env().device, VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA, &count, events_.data()), VK_SUCCESS);
-    }
-
-    uint32_t Index(const char* metric) {
-        const auto& metrics = gpa::pm_sampling::GraphicsMetrics();
-        return uint32_t(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
-    }
-
-    std::vector<uint64_t> ResultsWhenReady(VkGpaSessionAMD session, uint32_t sampleId, VkResult* result) {
-        std::vector<uint64_t> values;
-        vkQueueWaitIdle(env().queue);
-        *result = VK_NOT_READY;
-        for (int attempt = 0; attempt < 10 && *result == VK_NOT_READY; ++attempt) *result = ReadResults(env(), session, sampleId, &values);
-        return values;
-    }
-
-    static double AsDouble(uint64_t word) {
-        double value = 0;
-        std::memcpy(&value, &word, sizeof value);
-        return value;
-    }
-
-    std::vector<VkGpaPerfEventPropertiesOPENGPA> events_;
-};
 
 TEST_F(PmSamplingFake, BlockEventsAndFeatures) {
     const auto& metrics = gpa::pm_sampling::GraphicsMetrics();
