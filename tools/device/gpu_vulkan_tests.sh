@@ -35,7 +35,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERR
       > "$OUT/build.log" 2>&1 &&
   cmake --build "$build" -j "$(nproc)" --target vulkan_layer_tests vulkan_backend_tests vulkan_implicit_layer_tests \
         vulkan_layer_unit_tests vulkan_performance_query_probe gpa_example_vulkan \
-        vulkan_layer_pm_fake_tests vulkan_layer_gpu_tests >> "$OUT/build.log" 2>&1
+        vulkan_layer_pm_fake_tests vulkan_backend_pm_fake_tests vulkan_layer_gpu_tests >> "$OUT/build.log" 2>&1
 rc=$?
 grep -E "SKIPPED|building: lib(Vk|GPUPerfAPIVK)|PM-sampling block" "$OUT/build.log" | tee -a "$summary"
 record build "rc=$rc $((SECONDS - start))s"
@@ -74,6 +74,13 @@ start=$SECONDS
 rc=$?
 grep -E "\[  (FAILED|PASSED) |tests ran" "$OUT/vulkan_layer_tests_pm_on.txt" | head -20 | tee -a "$summary"
 record "vulkan_layer_tests with PM sampling on" "rc=$rc $((SECONDS - start))s"
+
+# Programs that call exit() with GPA's context open while PM sampling runs (every counter enabled): exit code 0.
+start=$SECONDS
+"$build/tests/backends/vulkan/vulkan_backend_tests" --gtest_filter='ExitWithOpenContext.*' > "$OUT/exit_with_open_context.txt" 2>&1
+rc=$?
+grep -E "\[  (FAILED|PASSED|SKIPPED) |Skipped|Result:|Actual msg" "$OUT/exit_with_open_context.txt" | head -12 | tee -a "$summary"
+record "ExitWithOpenContext with PM sampling on" "rc=$rc $((SECONDS - start))s"
 
 # Every Vulkan test (layer, library, implicit layer, sample), each test in its own process; PM sampling off (as
 # before the block existed: one CUDA context and CUPTI start per test process otherwise), the GPU tests above run it.

@@ -58,6 +58,14 @@ TEST_F(KnownAnswers, FullscreenPassThroughPSInvocationsAndOcclusion) {
     }
 }
 
+// The incompressible full-screen pass that the GPU tests count DRAM writes of: the same fragments as the solid one.
+TEST_F(KnownAnswers, NoiseFullscreenPassShadesEveryPixel) {
+    ASSERT_GPA_OK(GPA_EnableCounterStr("Occlusion"));
+    const gpa_uint32 session =
+        RecordSession({3}, true, [&](VkCommandBuffer cb, gpa_uint32) { work().DrawFullscreenNoise(cb, 5); });
+    EXPECT_EQ(UInt64(session, 3, "Occlusion"), uint64_t{kWidth} * kHeight);
+}
+
 TEST_F(KnownAnswers, DispatchThroughCSInvocations) {
     ASSERT_GPA_OK(GPA_EnableCounterStr("CSInvocations"));
     const gpa_uint32 session = RecordSession({0, 1}, false, [&](VkCommandBuffer cb, gpa_uint32 sample) {

@@ -93,12 +93,18 @@ Workloads::Workloads(VulkanEnv& env, uint32_t width, uint32_t height) : env_(env
     triangles_ = Module(kSpirv_triangles_vert, sizeof kSpirv_triangles_vert);
     fullscreen_ = Module(kSpirv_fullscreen_vert, sizeof kSpirv_fullscreen_vert);
     solid_ = Module(kSpirv_solid_frag, sizeof kSpirv_solid_frag);
+    noise_ = Module(kSpirv_noise_frag, sizeof kSpirv_noise_frag);
     busy_ = Module(kSpirv_busy_comp, sizeof kSpirv_busy_comp);
+    // One push constant, the draw number of noise.frag (solid.frag ignores it).
+    const VkPushConstantRange drawNumber{VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(uint32_t)};
     VkPipelineLayoutCreateInfo layout{};
     layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    layout.pushConstantRangeCount = 1;
+    layout.pPushConstantRanges = &drawNumber;
     Check(vkCreatePipelineLayout(device, &layout, nullptr, &graphicsLayout_), "vkCreatePipelineLayout");
-    trianglesPipeline_ = GraphicsPipeline(triangles_);
-    fullscreenPipeline_ = GraphicsPipeline(fullscreen_);
+    trianglesPipeline_ = GraphicsPipeline(triangles_, solid_);
+    fullscreenPipeline_ = GraphicsPipeline(fullscreen_, solid_);
+    noisePipeline_ = GraphicsPipeline(fullscreen_, noise_);
 
     // Compute: one storage buffer, two push constants (iterations, length).
     VkBufferCreateInfo buffer{};
@@ -165,8 +171,9 @@ Workloads::~Workloads() {
     vkFreeMemory(device, storageMemory_, nullptr);
     vkDestroyPipeline(device, trianglesPipeline_, nullptr);
     vkDestroyPipeline(device, fullscreenPipeline_, nullptr);
+    vkDestroyPipeline(device, noisePipeline_, nullptr);
     vkDestroyPipelineLayout(device, graphicsLayout_, nullptr);
-    for (VkShaderModule module : {triangles_, fullscreen_, solid_, busy_}) vkDestroyShaderModule(device, module, nullptr);
+    for (VkShaderModule module : {triangles_, fullscreen_, solid_, noise_, busy_}) vkDestroyShaderModule(device, module, nullptr);
     vkDestroyFramebuffer(device, framebuffer_, nullptr);
     vkDestroyRenderPass(device, renderPass_, nullptr);
     vkDestroyImageView(device, view_, nullptr);
@@ -184,14 +191,14 @@ VkShaderModule Workloads::Module(const uint32_t* code, size_t bytes) {
     return module;
 }
 
-VkPipeline Workloads::GraphicsPipeline(VkShaderModule vertex) {
+VkPipeline Workloads::GraphicsPipeline(VkShaderModule vertex, VkShaderModule fragment) {
     VkPipelineShaderStageCreateInfo stages[2]{};
     stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
     stages[0].module = vertex;
     stages[0].pName = "main";
     stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-    stages[1].module = solid_;
+    stages[1].module = fragment;
     stages[1].pName = "main";
     VkPipelineVertexInputStateCreateInfo input{};
     input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
@@ -260,6 +267,12 @@ void Workloads::DrawTriangles(VkCommandBuffer commandBuffer, uint32_t triangles)
 
 void Workloads::DrawFullscreen(VkCommandBuffer commandBuffer) {
     vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, fullscreenPipeline_);
+    vkCmdDraw(commandBuffer, 3, 1, 0, 0);
+}
+
+void Workloads::DrawFullscreenNoise(VkCommandBuffer commandBuffer, uint32_t drawNumber) {
+    vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, noisePipeline_);
+    vkCmdPushConstants(commandBuffer, graphicsLayout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof drawNumber, &drawNumber);
     vkCmdDraw(commandBuffer, 3, 1, 0, 0);
 }
 
