@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What PM sampling costs an application (issue 35's cost check: time with --pm-sampling / alone <= 1.02), on a
 # launch-bound loop (bench/launch_loop, ~2 us kernels: its own loop time) and on the ResNet-18 training loop
-# (tests/tools/gpaprof/cuda_apps/torch_training_loop.py: wall time, Python's start included), against the peer in
+# (tests/tools/gpaprof/cuda_apps/torch_training_loop.py: its loop_seconds, and wall time with Python's and the
+# sampler's start included, as a second table), against the peer in
 # the same interleaved rounds: Nsight Systems sampling GPU metrics at the same rate (--gpu-metrics-devices=0, CPU
 # sampling and context switches off; with --trace=none as the like of gpaprof --pm-sampling alone, and with
 # --trace=cuda as the like of gpaprof -t --pm-sampling). Ratios are medians over ROUNDS, each contender against the
@@ -9,7 +10,8 @@
 #
 # Usage: bench/pm_sampling_cost.sh [build-dir]
 #   INTERVAL (100us), ROUNDS (5), LAUNCHES (50000), STEPS (30: ResNet-18 steps), PROGRAMS ("launch resnet"),
-#   PIN (as bench/common.sh), NSYS (path of nsys; NSYS= leaves the peer out), TIMEOUT (300 s a run)
+#   PIN (as bench/common.sh), NSYS (path of nsys; NSYS= leaves the peer out), TIMEOUT (300 s a run),
+#   CONTENDERS (default "alone pm trace trace-pm" and nsys's two; alone is always run)
 source "$(dirname "$0")/common.sh" "$@"
 INTERVAL=${INTERVAL:-100us}
 ROUNDS=${ROUNDS:-5}
@@ -29,6 +31,10 @@ declare -A program=(
 )
 contenders=(alone pm trace trace-pm)
 [ -n "$NSYS" ] && contenders+=(nsys-metrics nsys-trace-metrics)
+if [ -n "${CONTENDERS:-}" ]; then
+  read -r -a contenders <<< "alone ${CONTENDERS//alone/}"
+  [ -z "$NSYS" ] && read -r -a contenders <<< "$(printf '%s ' "${contenders[@]}" | sed 's/nsys-[a-z-]*//g')"
+fi
 nsys_common="profile --sample=none --cpuctxsw=none --gpu-metrics-devices=0 --gpu-metrics-frequency=$nsys_hz -f true"
 
 status=0
@@ -39,7 +45,7 @@ for name in ${PROGRAMS:-launch resnet}; do
     echo "   $name skipped: no torch/torchvision in this Python"
     continue
   fi
-  declare -A times=()
+  declare -A times=() walls=()
   for round in $(seq "$ROUNDS"); do
     for c in "${contenders[@]}"; do
       case $c in
@@ -67,17 +73,24 @@ for name in ${PROGRAMS:-launch resnet}; do
           rm -f "$f" ;;
       esac
       times[$c]="${times[$c]:-} $value"
+      walls[$c]="${walls[$c]:-} $WALL"
     done
   done
-  echo "-- $name ($([ "$name" = launch ] && echo "loop seconds" || echo "wall seconds"), median of $ROUNDS)"
-  printf '   %-20s %10s %10s\n' contender seconds vs_alone
-  alone=$(median ${times[alone]})
-  for c in "${contenders[@]}"; do
-    [ -n "${times[$c]:-}" ] || { printf '   %-20s %10s\n' "$c" "no runs"; continue; }
-    m=$(median ${times[$c]})
-    printf '   %-20s %10s %10s\n' "$c" "$m" "$(ratio "$m" "$alone")"
-    echo "FIGURE pm_cost $name $c $(ratio "$m" "$alone")"
-  done
-  unset times
+  table() {  # table WHAT KIND: the medians of times (loop) or walls (wall)
+    echo "-- $name ($1, median of $ROUNDS)"
+    printf '   %-20s %10s %10s\n' contender seconds vs_alone
+    local -n values=$2
+    local alone m
+    alone=$(median ${values[alone]})
+    for c in "${contenders[@]}"; do
+      [ -n "${values[$c]:-}" ] || { printf '   %-20s %10s\n' "$c" "no runs"; continue; }
+      m=$(median ${values[$c]})
+      printf '   %-20s %10s %10s\n' "$c" "$m" "$(ratio "$m" "$alone")"
+      echo "FIGURE pm_cost $name${3:-} $c $(ratio "$m" "$alone")"
+    done
+  }
+  table "loop seconds" times
+  [ "$name" = resnet ] && table "wall seconds: Python's start and the sampler's included" walls " wall"
+  unset times walls
 done
 exit $status

@@ -48,6 +48,12 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
         return Fail(GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED,
                     "the CUPTI at " + api.path + " has no PM sampling (cupti_pmsampling.h: CUDA 12.6 or newer)");
     }
+    std::vector<std::pair<const char*, uint64_t>> steps;
+    Clock::time_point stepBegun = Clock::now();
+    const auto step = [&](const char* name) {
+        steps.emplace_back(name, Since(stepBegun));
+        stepBegun = Clock::now();
+    };
     auto initialize = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     if (const CUptiResult r = api.cuptiProfilerInitialize(&initialize); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiProfilerInitialize", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
@@ -57,12 +63,14 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     if (const CUptiResult r = api.cuptiDeviceGetChipName(&chipParams); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiDeviceGetChipName", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     }
+    step("profiler initialisation and chip");
     std::unique_ptr<Sampler> made(new Sampler(api));
     auto enable = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Enable_Params);
     enable.deviceIndex = static_cast<size_t>(deviceIndex);
     if (const CUptiResult r = api.cuptiPmSamplingEnable(&enable); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiPmSamplingEnable", r, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     }
+    step("enable");
     made->object_ = enable.pPmSamplingObject;
     made->deviceIndex_ = deviceIndex;
     made->intervalNs_ = options.intervalNs;
@@ -80,6 +88,7 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
         image.pCounterAvailabilityImage = availability.data();
         if (api.cuptiPmSamplingGetCounterAvailability(&image) != CUPTI_SUCCESS) availability.clear();
     }
+    step("counter availability");
     if (Outcome o = MakePlan(api, chipParams.pChipName, metrics, availability, &made->plan_); !o.ok()) return o;
     if (Outcome o = cuda::HostObject::Create(api, made->plan_.chip, availability, &made->host_, CUPTI_PROFILER_TYPE_PM_SAMPLING);
         !o.ok()) {
@@ -88,6 +97,7 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     if (const CUptiResult r = made->host_->AddMetrics(made->plan_.metrics); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiProfilerHostConfigAddMetrics (PM sampling)", r);
     }
+    step("plan, host object and configuration image");
     auto config = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_SetConfig_Params);
     config.pPmSamplingObject = made->object_;
     config.configSize = made->plan_.configImage.size();
@@ -106,6 +116,7 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
         return api.Failure("cuptiPmSamplingSetConfig (an interval in nanoseconds needs GA10x or later)", r,
                            GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
     }
+    step("set configuration");
     auto dataSize = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataSize_Params);
     std::vector<const char*> names;
     for (const std::string& metric : made->plan_.metrics) names.push_back(metric.c_str());
@@ -119,12 +130,15 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     made->image_.assign(dataSize.counterDataSize, 0);
     made->statistics_.imageBytes = made->image_.size();
     if (Outcome o = made->InitializeImage(); !o.ok()) return o;
+    step("counter data image");
     auto start = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     start.pPmSamplingObject = made->object_;
     if (const CUptiResult r = api.cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiPmSamplingStart", r);
     }
+    step("start");
     made->running_ = true;
+    made->startSteps_ = std::move(steps);
     made->ReadClocks();
     *sampler = std::move(made);
     return Outcome::Ok();

@@ -66,6 +66,8 @@ public:
     // Hands the samples decoded so far to the caller, leaving none (for a reader that writes them out as it goes).
     std::vector<Sample> TakeSamples() { return std::exchange(samples_, {}); }
     const DecodeStatistics& statistics() const { return statistics_; }
+    // How long each step of Start took (host time, in order): what an application waiting for the start waits on.
+    const std::vector<std::pair<const char*, uint64_t>>& startSteps() const { return startSteps_; }
     int deviceIndex() const { return deviceIndex_; }
 
     // A sample's time on CLOCK_MONOTONIC (the clock of gpaprof's files). CUPTI stamps samples on its own clock,
@@ -91,6 +93,7 @@ private:
     bool first_ = true;        // the next sample taken is the session's first
     std::vector<Sample> samples_;
     DecodeStatistics statistics_;
+    std::vector<std::pair<const char*, uint64_t>> startSteps_;
     int deviceIndex_ = 0;
     uint64_t intervalNs_ = 0;
     size_t hardwareBufferBytes_ = 0;

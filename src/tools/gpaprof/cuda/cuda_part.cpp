@@ -335,6 +335,8 @@ void CudaPart::Finish() {
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.longDropped),
                          static_cast<unsigned long long>(s.holes), static_cast<unsigned long long>(s.restarts),
                          s.drainNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6, s.initializeNs / 1e6);
+            std::fprintf(stderr, "gpaprof: PM sampling start: the application waited %.3f ms; %s\n", s.waitedNs / 1e6,
+                         s.startSteps.c_str());
         }
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include <unistd.h>
 
@@ -47,7 +48,10 @@ void PmSamplingRecorder::UseDevice(uint32_t ordinal) {
     // The application waits until the sampler runs, so that its first work on the device is in the samples;
     // not forever: should CUPTI hold a lock of its own in this callback that the start needs, the start goes on
     // after the application does.
+    const auto begun = std::chrono::steady_clock::now();
     started_.wait_for(lock, kStartWait, [this, ordinal] { return finishing_ || settled_.count(ordinal) > 0; });
+    statistics_.waitedNs += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begun).count());
 }
 
 void PmSamplingRecorder::Run() {
@@ -97,6 +101,13 @@ void PmSamplingRecorder::StartPending() {
             driver->cuDeviceGetName(name, sizeof name, handle) == CUDA_SUCCESS) {
             record.name = name;
         }
+        statistics_.startSteps += "device " + std::to_string(ordinal) + ":";
+        for (const auto& [step, ns] : device->sampler->startSteps()) {
+            char text[96];
+            std::snprintf(text, sizeof text, " %s %.1f ms,", step, ns / 1e6);
+            statistics_.startSteps += text;
+        }
+        statistics_.startSteps.back() = ';';
         const gpa::pm_sampling::Plan& plan = device->sampler->plan();
         record.chip = plan.chip;
         record.intervalNs = intervalNs_;

@@ -16,12 +16,14 @@ possible:" and exits 0.
     python3 torch_training_loop.py [--model resnet18|convnet] [--steps N] [--batch B] [--graph] [--compile]
                                    [--workers W] [--ddp]
     prints: torch_training_loop model=M steps=N batch=B loss=L  (graph=1 after batch with --graph, compile=1 with
-    --compile, workers=W with --workers)
+    --compile, workers=W with --workers; loop_seconds=S, the steps' time from the end of the set-up to the last
+    loss, compiling included with --compile)
 """
 import argparse
 import os
 import shutil
 import sysconfig
+import time
 
 import torch
 
@@ -88,6 +90,8 @@ def main():
         return step_loss
 
     loss = None
+    torch.cuda.synchronize()  # the set-up's work done: loop_seconds is the steps' time alone
+    loop_start = time.perf_counter()
     if args.compile:
         reason = compile_unavailable()
         if reason:
@@ -144,8 +148,10 @@ def main():
     graph_field += " compile=1" if args.compile else ""
     graph_field += f" workers={args.workers}" if args.workers else ""
     graph_field += f" rank={rank}" if rank is not None else ""
+    loss_value = loss.item()  # waits for the last step
+    loop_seconds = time.perf_counter() - loop_start
     print(f"torch_training_loop model={args.model} steps={args.steps} batch={args.batch}{graph_field} "
-          f"loss={loss.item():.4f}", flush=True)
+          f"loss={loss_value:.4f} loop_seconds={loop_seconds:.6f}", flush=True)
 
 
 if __name__ == "__main__":
