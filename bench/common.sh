@@ -6,6 +6,7 @@ BUILD=${BUILD:-${1:-$BENCH_ROOT/build-gpu}}
 BIN=$BUILD/bench
 GPAPROF=$BUILD/bin/gpaprof
 BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/opengpa-bench-XXXXXX)}
+mkdir -p "$BENCH_TMP"
 
 # Wall seconds of a command (its output goes to $BENCH_TMP/last.out).
 wall() {

@@ -12,7 +12,9 @@
 #   BASE_GPAPROF (a second gpaprof, e.g. of an earlier commit: a "gpaprof-base" row, for A/B comparisons in one
 #   run), GPAPROF_VARIANTS ("name:VAR=value,VAR=value ..." : a "gpaprof:name" row each, gpaprof -t with that
 #   environment), FLOORS (more feature sets of bench/cupti_trace_floor, space-separated: a "floor:<set>" row each),
-#   CONTENDERS (names of the rows to run, space-separated; default all).
+#   CONTENDERS (names of the rows to run, space-separated; default all). Rows "nsys" (Nsight Systems' defaults) and
+#   "nsys-all" (--cuda-trace-all-apis=true, where nsys has it: every call, as gpaprof records); each nsys row's last
+#   report's API calls are counted at the end.
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-50000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -48,6 +50,11 @@ if [ -n "${BASE_GPAPROF:-}" ]; then
 fi
 if [ -n "$NSYS" ]; then
   contenders+=("nsys|alone|$NSYS profile --trace=cuda --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+  # By default Nsight Systems leaves out frequent, cheap calls (cudaGetLastError among them: its user guide's
+  # --cuda-trace-all-apis); gpaprof traces every call. The like-for-like row, where this nsys has the option:
+  if "$NSYS" profile --help 2> /dev/null | grep -q -- "--cuda-trace-all-apis"; then
+    contenders+=("nsys-all|alone|$NSYS profile --trace=cuda --cuda-trace-all-apis=true --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys-all -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+  fi
 else
   echo "   (no nsys found: the peer's row is left out)"
 fi
@@ -110,6 +117,14 @@ for name in "${!calls[@]}"; do
   # shellcheck disable=SC2086
   distinct=$(printf '%s\n' ${calls[$name]} | sort -u | tr '\n' ' ')
   echo "   ($name: API calls written per run: $distinct$([ "$(wc -w <<< "$distinct")" -gt 1 ] && echo "- NOT THE SAME IN EVERY RUN"))"
+done
+# What each nsys run recorded (its last report): the API calls by name, as gpaprof's count above.
+for report in nsys nsys-all; do
+  [ -f "$BENCH_TMP/$report.nsys-rep" ] || continue
+  counts=$("$NSYS" stats -q --force-export=true --report cuda_api_sum --format csv "$BENCH_TMP/$report.nsys-rep" 2> /dev/null |
+    awk -F'","|^"|"$' 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "Num Calls") c = i; if ($i == "Name") n = i}; next}
+                      c && n {total += $c; list = list sprintf("%s %s, ", $n, $c)} END {printf "%d API calls: %s", total, list}')
+  echo "   ($report's last report: ${counts:-could not be read})"
 done
 kernels=$(awk '/=====cuda Kernel Timestamp Output=====/{getline; print; exit}' "$BENCH_TMP/traced.atp" 2> /dev/null)
 echo "   (gpaprof's last .atp: ${kernels:-?} kernel lines for $((LAUNCHES + WARMUP)) launches)"
