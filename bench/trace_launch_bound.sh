@@ -52,7 +52,7 @@ if [ -n "$NSYS" ]; then
   contenders+=("nsys|alone|$NSYS profile --trace=cuda --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
   # By default Nsight Systems leaves out frequent, cheap calls (cudaGetLastError among them: its user guide's
   # --cuda-trace-all-apis); gpaprof traces every call. The like-for-like row, where this nsys has the option:
-  if "$NSYS" profile --help 2> /dev/null | grep -q -- "--cuda-trace-all-apis"; then
+  if "$NSYS" profile --help 2>&1 | grep -q -- "--cuda-trace-all-apis"; then
     contenders+=("nsys-all|alone|$NSYS profile --trace=cuda --cuda-trace-all-apis=true --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys-all -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
   fi
 else
@@ -119,8 +119,13 @@ for name in "${!calls[@]}"; do
   echo "   ($name: API calls written per run: $distinct$([ "$(wc -w <<< "$distinct")" -gt 1 ] && echo "- NOT THE SAME IN EVERY RUN"))"
 done
 # What each nsys run recorded (its last report): the API calls by name, as gpaprof's count above.
+# The nsys that Nsight Compute carries leaves a .qdstrm: its QdstrmImporter (beside it, under host/) makes the report.
+importer=$(ls "$(dirname "${NSYS:-/nonexistent}")"/../linux-desktop-*/QdstrmImporter 2> /dev/null | head -1)
 for report in nsys nsys-all; do
-  [ -f "$BENCH_TMP/$report.nsys-rep" ] || continue
+  if [ ! -f "$BENCH_TMP/$report.nsys-rep" ] && [ -f "$BENCH_TMP/$report.qdstrm" ] && [ -n "$importer" ]; then
+    "$importer" -i "$BENCH_TMP/$report.qdstrm" > /dev/null 2>&1
+  fi
+  [ -f "$BENCH_TMP/$report.nsys-rep" ] || { [ -f "$BENCH_TMP/$report.qdstrm" ] && echo "   ($report: only a .qdstrm, no importer to read it)"; continue; }
   counts=$("$NSYS" stats -q --force-export=true --report cuda_api_sum --format csv "$BENCH_TMP/$report.nsys-rep" 2> /dev/null |
     awk -F'","|^"|"$' 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "Num Calls") c = i; if ($i == "Name") n = i}; next}
                       c && n {total += $c; list = list sprintf("%s %s, ", $n, $c)} END {printf "%d API calls: %s", total, list}')
