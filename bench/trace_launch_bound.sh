@@ -52,7 +52,9 @@ if [ -n "$NSYS" ]; then
   contenders+=("nsys|alone|$NSYS profile --trace=cuda --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
   # By default Nsight Systems leaves out frequent, cheap calls (cudaGetLastError among them: its user guide's
   # --cuda-trace-all-apis); gpaprof traces every call. The like-for-like row, where this nsys has the option:
-  if "$NSYS" profile --help 2>&1 | grep -q -- "--cuda-trace-all-apis"; then
+  # (The help into a variable first: grep -q ending the pipe early would fail it under pipefail.)
+  nsys_help=$("$NSYS" profile --help 2>&1)
+  if grep -q -- "--cuda-trace-all-apis" <<< "$nsys_help"; then
     contenders+=("nsys-all|alone|$NSYS profile --trace=cuda --cuda-trace-all-apis=true --sample=none --cpuctxsw=none --force-overwrite=true -o $BENCH_TMP/nsys-all -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
   fi
 else
@@ -120,7 +122,7 @@ for name in "${!calls[@]}"; do
 done
 # What each nsys run recorded (its last report): the API calls by name, as gpaprof's count above.
 # The nsys that Nsight Compute carries leaves a .qdstrm: its QdstrmImporter (beside it, under host/) makes the report.
-importer=$(ls "$(dirname "${NSYS:-/nonexistent}")"/../linux-desktop-*/QdstrmImporter 2> /dev/null | head -1)
+importer=$(ls "$(dirname "$(readlink -f "${NSYS:-/nonexistent}")")"/../linux-desktop-*/QdstrmImporter 2> /dev/null | head -1)
 for report in nsys nsys-all; do
   if [ ! -f "$BENCH_TMP/$report.nsys-rep" ] && [ -f "$BENCH_TMP/$report.qdstrm" ] && [ -n "$importer" ]; then
     "$importer" -i "$BENCH_TMP/$report.qdstrm" > /dev/null 2>&1
