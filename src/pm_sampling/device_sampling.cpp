@@ -60,9 +60,10 @@ void PinThisLibrary() {
 
 class RunningSampling final : public DeviceSampling {
 public:
-    RunningSampling(std::unique_ptr<Sampler> sampler, int ordinal, uint64_t intervalNs, uint64_t retentionNs)
+    RunningSampling(std::unique_ptr<Sampler> sampler, int ordinal, uint32_t clockKHz, uint64_t intervalNs, uint64_t retentionNs)
         : sampler_(std::move(sampler)),
           ordinal_(ordinal),
+          clockKHz_(clockKHz),
           intervalNs_(intervalNs),
           history_(sampler_->plan().metrics, intervalNs, retentionNs) {}
 
@@ -86,6 +87,7 @@ public:
     uint64_t intervalNs() const override { return intervalNs_; }
     std::string chip() const override { return sampler_ ? sampler_->plan().chip : std::string(); }
     int cudaOrdinal() const override { return ordinal_; }
+    uint32_t gpuClockKHz() const override { return clockKHz_; }
 
     WindowResult Window(uint64_t beginNs, uint64_t endNs, std::chrono::milliseconds timeout,
                         const WindowRules& rules) override {
@@ -187,6 +189,7 @@ private:
 
     std::unique_ptr<Sampler> sampler_;
     const int ordinal_;
+    const uint32_t clockKHz_;
     const uint64_t intervalNs_;
     std::mutex samplerMutex_;  // the sampler, lastEndNs_, failure_
     uint64_t lastEndNs_ = 0;
@@ -274,7 +277,10 @@ Outcome Start(const Uuid& uuid, const DeviceSamplingOptions& options, std::share
         return Fail(started.status(), "PM sampling could not start on CUDA device " + std::to_string(ordinal) + ": " +
                                           started.reason());
     }
-    *made = std::make_shared<RunningSampling>(std::move(sampler), ordinal, samplerOptions.intervalNs, options.retentionNs);
+    int clockKHz = 0;
+    if (driver->cuDeviceGetAttribute(&clockKHz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, device) != CUDA_SUCCESS || clockKHz < 0) clockKHz = 0;
+    *made = std::make_shared<RunningSampling>(std::move(sampler), ordinal, static_cast<uint32_t>(clockKHz),
+                                              samplerOptions.intervalNs, options.retentionNs);
     PinThisLibrary();
     (*made)->StartThread();
     return Outcome::Ok();

@@ -52,6 +52,9 @@ public:
     virtual uint64_t intervalNs() const = 0;
     virtual std::string chip() const = 0;  // "GH100"
     virtual int cudaOrdinal() const = 0;
+    // The GPU's rated graphics clock (CUDA's CU_DEVICE_ATTRIBUTE_CLOCK_RATE), to turn a request in cycles into time;
+    // 0 where not known.
+    virtual uint32_t gpuClockKHz() const { return 0; }
 
     // [beginNs, endNs) on CLOCK_MONOTONIC, integrated once samples reaching past endNs have been decoded (drains
     // at once instead of waiting for the thread; waits at most `timeout` for the device to get there). Refused

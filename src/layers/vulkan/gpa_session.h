@@ -73,6 +73,7 @@ private:
         std::optional<QueryRef> pmBegin, pmEnd;
         uint32_t timestampBits = 64;       // of the queue family that writes them
         std::vector<uint32_t> traceEvents;  // trace samples: the PM block's events, in pPerfCounters order
+        uint32_t traceIntervalCycles = 0;   // trace samples: streamingPerfTraceSampleInterval
     };
 
     VkResult BeginTiming(VkCommandBuffer commandBuffer, const CommandBufferInfo& buffer, const VkGpaSampleBeginInfoAMD& info,
@@ -90,6 +91,8 @@ private:
     void WritePmBegin(VkCommandBuffer commandBuffer, const Sample& sample);
     void EndPmWindow(VkCommandBuffer commandBuffer, const Sample& sample);
     VkResult PmWindow(const Sample& sample, uint64_t* beginNs, uint64_t* endNs, std::string* problem) const;
+    // How many PM samples make one of a trace sample's streamingPerfTraceSampleInterval (1: the sampler's own).
+    uint32_t SamplesPerTraceSample(uint32_t intervalCycles, const std::string& which) const;
     VkResult ReadPmCounters(uint32_t sampleId, const Sample& sample, std::vector<uint64_t>* values, std::string* problem) const;
     VkResult TraceResults(uint32_t sampleId, const Sample& sample, size_t* sizeInBytes, void* data, std::string* problem) const;
     bool HasPmSamples() const;

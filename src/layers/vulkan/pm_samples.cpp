@@ -12,6 +12,7 @@
 #include "layers/vulkan/pm_block.h"
 #include "layers/vulkan/pm_result_encoding.h"
 #include "pm_sampling/device_sampling.h"
+#include "pm_sampling/trace_coarsening.h"
 
 namespace ogpa::vklayer {
 
@@ -110,11 +111,26 @@ VkResult GpaSession::BeginTrace(VkCommandBuffer commandBuffer, const CommandBuff
         }
         sample->traceEvents.push_back(counter.eventID);
     }
-    // streamingPerfTraceSampleInterval (cycles) is not applied: the GPU is sampled at one interval for the whole
-    // process (DeviceSampling), which the trace's header gives (intervalNs).
+    // streamingPerfTraceSampleInterval (cycles): the GPU is sampled at one interval for the whole process
+    // (DeviceSampling); a longer request is served by joining its samples at results time (PmTraceInterval).
+    sample->traceIntervalCycles = info.streamingPerfTraceSampleInterval;
     if (VkResult r = BeginPmWindow(commandBuffer, buffer, sample, problem); r != VK_SUCCESS) return r;
     WritePmBegin(commandBuffer, *sample);
     return VK_SUCCESS;
+}
+
+uint32_t GpaSession::SamplesPerTraceSample(uint32_t intervalCycles, const std::string& which) const {
+    if (intervalCycles == 0) return 1;
+    const uint32_t clockKHz = device_.pm.sampling->gpuClockKHz();
+    if (clockKHz == 0) {
+        Report(device_.instance, Severity::kWarning,
+               "vkGetGpaSessionResultsAMD: " + which + ": streamingPerfTraceSampleInterval is not applied: the GPU's clock "
+               "rate is not known; the trace has the sampler's interval (its header's intervalNs)");
+        return 1;
+    }
+    // Cycles of the GPU's rated graphics clock (NVIDIA's PM samples are timed in ns, AMD's SPM in cycles).
+    const uint64_t requestedNs = uint64_t(intervalCycles) * 1000000ull / clockKHz;
+    return gpa::pm_sampling::SamplesPerBin(requestedNs, device_.pm.sampling->intervalNs());
 }
 
 VkResult GpaSession::PmWindow(const Sample& sample, uint64_t* beginNs, uint64_t* endNs, std::string* problem) const {
@@ -190,8 +206,9 @@ VkResult GpaSession::TraceResults(uint32_t sampleId, const Sample& sample, size_
                "vkGetGpaSessionResultsAMD: " + which + ": the PM samples of its end are not decoded yet; ask again");
         return VK_NOT_READY;
     }
-    const gpa::pm_sampling::TraceData trace =
-        PmTraceData(device_.pm.metrics, sample.traceEvents, samples, device_.pm.sampling->intervalNs());
+    const gpa::pm_sampling::TraceData trace = gpa::pm_sampling::CoarsenTrace(
+        PmTraceData(device_.pm.metrics, sample.traceEvents, samples, device_.pm.sampling->intervalNs()),
+        SamplesPerTraceSample(sample.traceIntervalCycles, which));
     std::string error;
     if (!gpa::pm_sampling::CheckTraceData(trace, &error)) {
         *problem = which + ": its PM samples cannot be written as a trace: " + error;

@@ -33,6 +33,7 @@ public:
     uint64_t intervalNs() const override { return kInterval; }
     std::string chip() const override { return "test source"; }
     int cudaOrdinal() const override { return -1; }
+    uint32_t gpuClockKHz() const override { return 1000000; }  // 1 GHz: a requested cycle is a nanosecond
 
     WindowResult Window(uint64_t beginNs, uint64_t endNs, std::chrono::milliseconds timeout, const WindowRules& rules) override {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -143,6 +143,51 @@ TEST_F(PmSamplingFake, TraceSamplesHoldTheSamplesOfTheirWindow) {
     EXPECT_EQ(header.flags, 0u);
 }
 
+// streamingPerfTraceSampleInterval: 400,000 cycles of the test source's 1 GHz clock = 400 us, four of its 100 us
+// samples joined into one: bytes add up, a percentage of elapsed time is the mean.
+TEST_F(PmSamplingFake, TraceSamplesJoinSamplesToTheRequestedInterval) {
+    const uint32_t writes = Index("dram__bytes_write.sum");
+    const std::vector<VkGpaPerfCounterAMD> counters = {{VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA, 0, writes},
+                                                       {VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA, 0, 1}};
+    VkGpaSessionAMD session = NewSession();
+    VkCommandBuffer cb = env().Begin();
+    ASSERT_EQ(gpa().CmdBeginGpaSession(cb, session), VK_SUCCESS);
+    VkGpaSampleBeginInfoAMD info = CumulativeSample(counters);
+    info.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
+    info.streamingPerfTraceSampleInterval = 400000;
+    uint32_t sample = 0;
+    ASSERT_EQ(gpa().CmdBeginGpaSample(cb, session, &info, &sample), VK_SUCCESS) << LastMessage();
+    work().Dispatch(cb, 16, 16, 4, 80000);
+    gpa().CmdEndGpaSample(cb, session, sample);
+    ASSERT_EQ(gpa().CmdEndGpaSession(cb, session), VK_SUCCESS);
+    env().SubmitAndWait(cb);
+    vkQueueWaitIdle(env().queue);
+    size_t size = 0;
+    VkResult result = VK_NOT_READY;
+    for (int attempt = 0; attempt < 10 && result == VK_NOT_READY; ++attempt) {
+        result = gpa().GetGpaSessionResults(env().device, session, sample, &size, nullptr);
+    }
+    ASSERT_EQ(result, VK_SUCCESS) << LastMessage();
+    std::vector<uint8_t> bytes(size);
+    ASSERT_EQ(gpa().GetGpaSessionResults(env().device, session, sample, &size, bytes.data()), VK_SUCCESS) << LastMessage();
+    std::string error;
+    gpa::pm_sampling::TraceBufferHeader header;
+    const auto trace = gpa::pm_sampling::ReadTraceBuffer(bytes.data(), size, &error, &header);
+    ASSERT_TRUE(trace) << error;
+    EXPECT_EQ(header.intervalNs, 400000u);
+    ASSERT_GE(trace->samples.size(), 1u);
+    size_t full = 0;
+    for (const gpa::pm_sampling::TraceSample& s : trace->samples) {
+        const uint64_t length = s.endNs - s.startNs;
+        EXPECT_EQ(length % 100000, 0u);
+        EXPECT_LE(length, 400000u);
+        full += length == 400000;
+        EXPECT_DOUBLE_EQ(s.values[0], double(writes + 1) * 100000.0 * double(length / 100000));
+        EXPECT_DOUBLE_EQ(s.values[1], 26.0);
+    }
+    EXPECT_GE(full, trace->samples.size() > 2 ? trace->samples.size() - 2 : 0) << "all but the edges hold four";
+}
+
 TEST_F(PmSamplingFake, CopyTargetsOfPmSamplesAreRefused) {
     const std::vector<VkGpaPerfCounterAMD> counters = {{VK_GPA_PERF_BLOCK_PM_SAMPLING_OPENGPA, 0, 0}};
     VkGpaSessionAMD source = NewSession();
