@@ -56,7 +56,7 @@ GlContext::GlContext()
     : planner_([this](std::span<const uint32_t> counters) {
           std::vector<GlQuery> queries;
           for (uint32_t counter : counters) queries.push_back(profile_.queries.at(counter));
-          return FitInOnePass(queries);
+          return FitInOnePass(queries, profile_.driverCounters);
       }) {}
 
 Outcome GlContext::Open(void* apiContext, std::unique_ptr<BackendContext>* context) {
@@ -100,6 +100,14 @@ Outcome GlContext::Open(void* apiContext, std::unique_ptr<BackendContext>* conte
                                    std::to_string(sampling.device->metrics().size()) + " PM. counters, device-wide");
     }
     profile.sampling = std::move(sampling.device);
+    // Only the tables of listed extensions are resolved: an unlisted one's entry points may crash (llvmpipe).
+    profile.driver = LoadDriverCounterFunctions(extensions);
+    AddDriverCounters(&counters, EnumerateDriverCounters(profile.driver), &profile.driverCounters, profile.driver.why);
+    if (!profile.driverCounters.empty()) {
+        Logger::Instance().Message("GL counters: " + std::to_string(profile.driverCounters.size()) +
+                                   " of the driver's own counters (AMD_perfmon., INTEL_perfquery.), listed with "
+                                   "GPA_OPENCONTEXT_ENABLE_HARDWARE_COUNTERS_BIT");
+    }
     for (const std::string& absent : counters.absent) Logger::Instance().Message("GL counters absent on this context: " + absent);
     opened->device_ = DescribeDevice(profile.gl);
     opened->hardware_ = std::move(counters.hardware);

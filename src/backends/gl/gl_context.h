@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "backends/gl/gl_counters.h"
+#include "backends/gl/gl_driver_counters.h"
+#include "backends/gl/gl_driver_functions.h"
 #include "backends/gl/gl_functions.h"
 #include "pm_sampling/device_sampling.h"
 #include "core/backend.h"
@@ -20,6 +22,9 @@ struct ContextProfile {
     GlFunctions gl;
     GlCapabilities capabilities;
     std::vector<GlQuery> queries;  // of every hardware counter
+    // The driver's own counters (GL_AMD_performance_monitor, GL_INTEL_performance_query) where it offers them.
+    DriverCounterFunctions driver;
+    std::vector<DriverCounter> driverCounters;  // indexed by GlQuery::driver
     // The GPU's PM sampling where it is sampled (NVIDIA): the PM. hardware counters' values come from its windows.
     std::shared_ptr<pm_sampling::DeviceSampling> sampling;
     // Whether `handle` is the context current on the calling thread (EGL's, else GLX's): GL calls reach only that.

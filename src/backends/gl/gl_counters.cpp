@@ -176,10 +176,31 @@ void AddSampledCounters(CounterSet* set, const std::vector<std::string>& metrics
     for (DerivedCounterDefinition& counter : graphics::SampledCounters()) set->derived.push_back(std::move(counter));
 }
 
-bool FitInOnePass(const std::vector<GlQuery>& queries) {
+void AddDriverCounters(CounterSet* set, DriverCounterList list, std::vector<DriverCounter>* driverCounters,
+                       const std::string& whyNot) {
+    if (list.counters.empty()) {
+        set->absent.push_back("the driver's own counters (AMD_perfmon., INTEL_perfquery.): " + whyNot);
+    }
+    for (const std::string& skipped : list.skipped) set->absent.push_back("driver counter " + skipped);
+    for (size_t i = 0; i < list.counters.size(); ++i) {
+        GlQuery query;
+        query.driver = static_cast<int>(driverCounters->size());
+        driverCounters->push_back(std::move(list.counters[i]));
+        set->hardware.push_back(std::move(list.hardware[i]));
+        set->queries.push_back(query);
+    }
+}
+
+bool FitInOnePass(const std::vector<GlQuery>& queries, std::span<const DriverCounter> driverCounters) {
     std::set<std::pair<GLenum, GLuint>> active;
     bool occlusion = false;
+    std::vector<const DriverCounter*> driver;
     for (const GlQuery& query : queries) {
+        if (query.driver >= 0) {
+            if (static_cast<size_t>(query.driver) >= driverCounters.size()) return false;
+            driver.push_back(&driverCounters[static_cast<size_t>(query.driver)]);
+            continue;
+        }
         if (query.target == 0) continue;  // timestamps (and the sampled counters' windows) are no active queries
         if (IsOcclusion(query.target)) {
             if (occlusion) return false;
@@ -187,7 +208,7 @@ bool FitInOnePass(const std::vector<GlQuery>& queries) {
         }
         if (!active.emplace(query.target, query.index).second) return false;
     }
-    return true;
+    return DriverCountersFitInOnePass(driver);
 }
 
 }  // namespace gpa::gl

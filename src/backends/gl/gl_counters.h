@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "backends/gl/gl_driver_counters.h"
 #include "counters/counter_definition.h"
 
 namespace gpa::gl {
@@ -44,8 +46,9 @@ struct GlQuery {
     GLuint index = 0;   // stream, for indexed targets
     bool indexed = false;
     int sampled = -1;   // >= 0: the index of a metric of the device's PM sampling, integrated over the sample's window
+    int driver = -1;    // >= 0: the index of a driver counter (AMD_perfmon., INTEL_perfquery.: gl_driver_counters.h)
 
-    bool IsTiming() const { return target == 0 && sampled < 0; }
+    bool IsTiming() const { return target == 0 && sampled < 0 && driver < 0; }
 };
 
 struct CounterSet {
@@ -62,8 +65,14 @@ CounterSet BuildCounters(const GlCapabilities& capabilities);
 // (`metrics` empty) the public counters are absent, with `whyNot`.
 void AddSampledCounters(CounterSet* set, const std::vector<std::string>& metrics, const std::string& whyNot);
 
+// The driver's own counters (AMD_perfmon., INTEL_perfquery.) as hardware counters measured by `GlQuery::driver`.
+// `driverCounters` gets their measurement, which the queries index. Without them, `whyNot` is logged as absent.
+void AddDriverCounters(CounterSet* set, DriverCounterList list, std::vector<DriverCounter>* driverCounters,
+                       const std::string& whyNot);
+
 // Whether the queries of these hardware counters can all be active at once: GL allows one active query per target
-// and index, and one of the occlusion targets at a time.
-bool FitInOnePass(const std::vector<GlQuery>& queries);
+// and index, and one of the occlusion targets at a time; driver counters (indexing `driverCounters`) as
+// DriverCountersFitInOnePass says.
+bool FitInOnePass(const std::vector<GlQuery>& queries, std::span<const DriverCounter> driverCounters = {});
 
 }  // namespace gpa::gl

@@ -63,6 +63,7 @@ void GlSession::DeleteQueries(Sample& sample) {
         if (query) names.push_back(query);
     }
     if (!names.empty()) profile_.gl.DeleteQueries(static_cast<GLsizei>(names.size()), names.data());
+    DeleteDriverSample(profile_.driver, &sample.driver);
     std::fill(sample.queries.begin(), sample.queries.end(), 0);
     sample.endTimestamp = sample.windowBegin = sample.windowEnd = 0;
 }
@@ -96,8 +97,11 @@ Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
     sample.queries.assign(sample.counters.size(), 0);
     bool sampled = false;
     for (size_t i = 0; i < sample.counters.size(); ++i) {
-        if (profile_.queries.at(sample.counters[i]).sampled >= 0) {
+        const GlQuery& query = profile_.queries.at(sample.counters[i]);
+        if (query.sampled >= 0) {
             sampled = true;
+        } else if (query.driver >= 0) {
+            sample.driver.counters.push_back(&profile_.driverCounters.at(static_cast<size_t>(query.driver)));
         } else {
             gl.GenQueries(1, &sample.queries[i]);
         }
@@ -108,7 +112,7 @@ Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
     }
     for (size_t i = 0; i < sample.counters.size(); ++i) {
         const GlQuery& query = profile_.queries.at(sample.counters[i]);
-        if (query.sampled >= 0) continue;
+        if (query.sampled >= 0 || query.driver >= 0) continue;
         if (query.target == 0) {
             gl.QueryCounter(sample.queries[i], GL_TIMESTAMP);
         } else if (query.indexed) {
@@ -117,6 +121,7 @@ Outcome GlSession::BeginSample(uint32_t pass, uint32_t sampleId) {
             gl.BeginQuery(query.target, sample.queries[i]);
         }
     }
+    BeginDriverSample(profile_.driver, &sample.driver);  // innermost: around the draws only
     samples_.push_back(std::move(sample));
     return Outcome::Ok();
 }
@@ -128,9 +133,10 @@ Outcome GlSession::EndSample(uint32_t pass, uint32_t sampleId) {
     }
     Sample& sample = samples_.back();
     const GlFunctions& gl = profile_.gl;
+    EndDriverSample(profile_.driver, &sample.driver);
     for (size_t i = sample.counters.size(); i-- > 0;) {
         const GlQuery& query = profile_.queries.at(sample.counters[i]);
-        if (query.sampled >= 0) continue;
+        if (query.sampled >= 0 || query.driver >= 0) continue;
         if (query.target == 0) {
             gl.GenQueries(1, &sample.endTimestamp);
             gl.QueryCounter(sample.endTimestamp, GL_TIMESTAMP);
@@ -174,6 +180,9 @@ uint64_t GlSession::Result(GLuint query) const {
 bool GlSession::IsReady() {
     if (read_) return true;
     if (!profile_.IsCurrent()) return false;
+    for (Sample& sample : samples_) {
+        if (!DriverSampleAvailable(profile_.driver, &sample.driver)) return false;
+    }
     // Queries complete in order: the last one of the last sample is enough, as GL's timer query samples do.
     for (auto sample = samples_.rbegin(); sample != samples_.rend(); ++sample) {
         if (sample->windowEnd) return Available(sample->windowEnd);
@@ -193,7 +202,7 @@ Outcome GlSession::WaitUntilReady() {
         sample.values.assign(sample.counters.size(), 0);
         for (size_t i = 0; i < sample.counters.size(); ++i) {
             const GlQuery& query = profile_.queries.at(sample.counters[i]);
-            if (query.sampled >= 0) continue;  // from the window, below
+            if (query.sampled >= 0 || query.driver >= 0) continue;  // from the window, or the driver, below
             if (query.target == 0) {
                 const uint64_t begin = Result(sample.queries[i]), end = Result(sample.endTimestamp);
                 sample.values[i] = end >= begin ? end - begin : 0;
@@ -201,6 +210,7 @@ Outcome GlSession::WaitUntilReady() {
                 sample.values[i] = Result(sample.queries[i]);
             }
         }
+        ReadDriverSample(profile_.driver, &sample.driver, kDriverResultTimeoutMs);
         if (sample.windowBegin) {
             sample.windowBeginGpuNs = Result(sample.windowBegin);
             sample.windowEndGpuNs = Result(sample.windowEnd);
@@ -268,8 +278,21 @@ Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
     for (const Sample& sample : samples_) {
         if (sample.sampleId != sampleId) continue;
         found = true;
+        size_t driverIndex = 0;  // the sample's driver counters come in the order of its counters
         for (size_t i = 0; i < sample.counters.size(); ++i) {
             const GlQuery& query = profile_.queries.at(sample.counters[i]);
+            if (query.driver >= 0) {
+                const size_t d = driverIndex++;
+                if (d < sample.driver.values.size() && sample.driver.values[d]) {
+                    (*values)[sample.counters[i]] = *sample.driver.values[d];
+                    continue;
+                }
+                (*values)[sample.counters[i]] = std::numeric_limits<double>::quiet_NaN();
+                AddMissingWhy(sampleId, d < sample.driver.why.size() && !sample.driver.why[d].empty()
+                                            ? sample.driver.why[d]
+                                            : "internal error: no driver result of " + sample.driver.counters.at(d)->name);
+                continue;
+            }
             if (query.sampled < 0) {
                 (*values)[sample.counters[i]] = static_cast<double>(sample.values[i]);
                 continue;
@@ -278,21 +301,27 @@ Outcome GlSession::ReadSample(uint32_t sampleId, std::vector<double>* values) {
             // (MissingValueReason); the sample's query counters (GPUTime, pipeline statistics) read as usual.
             if (!sample.sampledFailure.empty()) {
                 (*values)[sample.counters[i]] = std::numeric_limits<double>::quiet_NaN();
-                missingWhy_[sampleId] = sample.sampledFailure;
+                AddMissingWhy(sampleId, sample.sampledFailure);
                 continue;
             }
             const size_t metric = static_cast<size_t>(query.sampled);
             if (metric >= sample.sampledValues.size() || !sample.sampledValues[metric]) {
                 const std::string why = metric < sample.sampledWhy.size() ? sample.sampledWhy[metric] : "";
                 (*values)[sample.counters[i]] = std::numeric_limits<double>::quiet_NaN();
-                missingWhy_[sampleId] = "the PM samples give no value of " + profile_.sampling->metrics().at(metric) +
-                                        " for " + SampleName(sample.sampleId, sample.pass) + (why.empty() ? "" : ": " + why);
+                AddMissingWhy(sampleId, "the PM samples give no value of " + profile_.sampling->metrics().at(metric) +
+                                        " for " + SampleName(sample.sampleId, sample.pass) + (why.empty() ? "" : ": " + why));
                 continue;
             }
             (*values)[sample.counters[i]] = *sample.sampledValues[metric];
         }
     }
     return found ? Outcome::Ok() : Fail(GPA_STATUS_ERROR_FAILED, "internal error: no sample " + std::to_string(sampleId));
+}
+
+void GlSession::AddMissingWhy(uint32_t sampleId, const std::string& why) {
+    std::string& reasons = missingWhy_[sampleId];
+    if (reasons.find(why) != std::string::npos) return;
+    reasons += (reasons.empty() ? "" : "; ") + why;
 }
 
 std::string GlSession::MissingValueReason(uint32_t sampleId) {

@@ -8,6 +8,9 @@
 // CLOCK_MONOTONIC by the clock calibrations made when the session began and when its results are read, and
 // integrated by the device's sampling (DeviceSampling::Window). An approximate window is logged once per sample and
 // its values given; a refused one makes the sample unreadable, with the reason.
+// A sample whose pass has driver counters (AMD_perfmon., INTEL_perfquery.) wraps its draws in one AMD monitor or
+// one INTEL query instance (gl_driver_counters.h), begun after its GL queries and ended before them; a driver
+// counter without a result reads as NaN, so that only it fails, with the reason.
 #pragma once
 
 #include <map>
@@ -43,7 +46,8 @@ public:
     std::string MissingValueReason(uint32_t sampleId) override;
 
 private:
-    std::map<uint32_t, std::string> missingWhy_;  // samples whose PM counters have no value, and why
+    std::map<uint32_t, std::string> missingWhy_;  // samples whose PM or driver counters have no value, and why
+    void AddMissingWhy(uint32_t sampleId, const std::string& why);
     struct Sample {
         uint32_t pass = 0;
         uint32_t sampleId = 0;
@@ -57,6 +61,7 @@ private:
         std::vector<std::optional<double>> sampledValues;  // per metric of the device's sampling
         std::vector<std::string> sampledWhy;               // per metric: why its value is missing
         std::string sampledFailure;                        // why the window was refused
+        DriverSampleRecording driver;                      // the driver counters' monitor or query instance
     };
 
     void IntegrateWindows();
