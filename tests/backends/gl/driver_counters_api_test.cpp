@@ -54,7 +54,7 @@ TEST_F(DriverCountersApi, ListedOnlyWithTheHardwareCountersBit) {
     OpenWithHardwareCounters();
     for (const char* name : {"AMD_perfmon.GRBM.GRBM_COUNT", "AMD_perfmon.GRBM.GRBM_GUI_ACTIVE", "AMD_perfmon.GRBM.GPU_BUSY",
                              "AMD_perfmon.SQ.SQ_WAVES", "AMD_perfmon.SQ.SQ_ALU_RATE", "INTEL_perfquery.RenderBasic.GpuTime",
-                             "INTEL_perfquery.RenderBasic.GpuBusy", "INTEL_perfquery.ComputeBasic.EuActive"}) {
+                             "INTEL_perfquery.RenderBasic.GpuBusy", "INTEL_perfquery.Compute Basic.EuActive"}) {
         EXPECT_TRUE(Offers(name)) << name;
     }
     EXPECT_FALSE(Offers("INTEL_perfquery.RenderBasic.Broken"));
@@ -110,10 +110,10 @@ TEST_F(DriverCountersApi, CountersOfDifferentIntelQueriesTakeDifferentPasses) {
     EXPECT_EQ(Float64(one, 0, "INTEL_perfquery.RenderBasic.GpuBusy"), 62.5);
     EXPECT_EQ(UInt64(one, 0, "INTEL_perfquery.RenderBasic.VertexCount"), 96u);
     EXPECT_EQ(UInt64(one, 0, "INTEL_perfquery.RenderBasic.HizEnabled"), 1u);
-    ASSERT_GPA_OK(GPA_EnableCounterStr("INTEL_perfquery.ComputeBasic.EuActive"));
+    ASSERT_GPA_OK(GPA_EnableCounterStr("INTEL_perfquery.Compute Basic.EuActive"));
     const gpa_uint32 two = Measure({}, &passes);
     EXPECT_EQ(passes, 2u);
-    EXPECT_EQ(Float64(two, 0, "INTEL_perfquery.ComputeBasic.EuActive"), 33.25);
+    EXPECT_EQ(Float64(two, 0, "INTEL_perfquery.Compute Basic.EuActive"), 33.25);
     EXPECT_EQ(UInt64(two, 0, "INTEL_perfquery.RenderBasic.GpuTime"), 123456789012u);
     EXPECT_EQ(driver_.instances.size(), 1u + 2u);
 }
@@ -146,9 +146,9 @@ TEST_F(DriverCountersApi, AnIntelQueryWithoutDataFailsItsCounters) {
     driver_.intelNoData = true;
     OpenWithHardwareCounters();
     gpa_uint32 passes = 0;
-    const gpa_uint32 session = Measure({"INTEL_perfquery.ComputeBasic.EuActive", "GPUTime"}, &passes);
+    const gpa_uint32 session = Measure({"INTEL_perfquery.Compute Basic.EuActive", "GPUTime"}, &passes);
     double value = -1;
-    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("INTEL_perfquery.ComputeBasic.EuActive"), &value),
+    EXPECT_EQ(GPA_GetSampleFloat64(session, 0, Index("INTEL_perfquery.Compute Basic.EuActive"), &value),
               GPA_STATUS_ERROR_READING_COUNTER_RESULT);
     EXPECT_NE(std::string(OGPA_GetLastErrorMessage()).find("glGetPerfQueryDataINTEL(GL_PERFQUERY_WAIT_INTEL) wrote nothing"),
               std::string::npos)

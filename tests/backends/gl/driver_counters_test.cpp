@@ -93,7 +93,7 @@ TEST_F(DriverCounters, IntelQueriesAndCountersBecomeNamedTypedHardwareCounters) 
                               Expected{"INTEL_perfquery.RenderBasic.VertexCount", GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, 12},
                               Expected{"INTEL_perfquery.RenderBasic.Bandwidth", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_RATIO, 16},
                               Expected{"INTEL_perfquery.RenderBasic.HizEnabled", GPA_TYPE_UINT64, GPA_USAGE_TYPE_ITEMS, 24},
-                              Expected{"INTEL_perfquery.ComputeBasic.EuActive", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE, 0}}) {
+                              Expected{"INTEL_perfquery.Compute Basic.EuActive", GPA_TYPE_FLOAT64, GPA_USAGE_TYPE_PERCENTAGE, 0}}) {
         const DriverCounter* counter = nullptr;
         const gpa::HardwareCounter* hardware = Find(list, e.name, &counter);
         ASSERT_NE(hardware, nullptr) << e.name;
@@ -107,7 +107,7 @@ TEST_F(DriverCounters, IntelQueriesAndCountersBecomeNamedTypedHardwareCounters) 
     EXPECT_EQ(busy->description.rfind("The percentage of time in which the GPU has been processing commands.", 0), 0u)
         << busy->description;
     EXPECT_NE(busy->description.find("whole GPU"), std::string::npos) << busy->description;
-    EXPECT_EQ(Find(list, "INTEL_perfquery.ComputeBasic.EuActive", nullptr)->description.find("whole GPU"), std::string::npos);
+    EXPECT_EQ(Find(list, "INTEL_perfquery.Compute Basic.EuActive", nullptr)->description.find("whole GPU"), std::string::npos);
 }
 
 TEST_F(DriverCounters, TablesOfUnofferedExtensionsEnumerateNothing) {
@@ -126,7 +126,7 @@ TEST_F(DriverCounters, PassesHoldAtMostEachAmdGroupsMaxActiveAndOneIntelQuery) {
     EXPECT_FALSE(DriverCountersFitInOnePass(Pick(list, {"AMD_perfmon.SQ.SQ_WAVES", "AMD_perfmon.SQ.SQ_ALU_RATE"})));
     EXPECT_TRUE(DriverCountersFitInOnePass(Pick(list, {"INTEL_perfquery.RenderBasic.GpuTime", "INTEL_perfquery.RenderBasic.GpuBusy",
                                                        "INTEL_perfquery.RenderBasic.VertexCount"})));
-    EXPECT_FALSE(DriverCountersFitInOnePass(Pick(list, {"INTEL_perfquery.RenderBasic.GpuTime", "INTEL_perfquery.ComputeBasic.EuActive"})));
+    EXPECT_FALSE(DriverCountersFitInOnePass(Pick(list, {"INTEL_perfquery.RenderBasic.GpuTime", "INTEL_perfquery.Compute Basic.EuActive"})));
     EXPECT_FALSE(DriverCountersFitInOnePass(Pick(list, {"AMD_perfmon.SQ.SQ_WAVES", "INTEL_perfquery.RenderBasic.GpuTime"})));
     // With GL queries: the driver's limits hold beside them (FitInOnePass, the planner's predicate).
     std::vector<gpa::gl::GlQuery> queries(3);
@@ -269,7 +269,7 @@ TEST_F(DriverCounters, IntelQueriesTheDriverRefusesOrLeavesEmptyAreErrors) {
     const DriverCounterList list = gpa::gl::EnumerateDriverCounters(functions);
     driver_.intelNoData = true;
     DriverSampleRecording empty;
-    empty.counters = Pick(list, {"INTEL_perfquery.ComputeBasic.EuActive"});
+    empty.counters = Pick(list, {"INTEL_perfquery.Compute Basic.EuActive"});
     gpa::gl::BeginDriverSample(functions, &empty);
     gpa::gl::EndDriverSample(functions, &empty);
     EXPECT_FALSE(gpa::gl::DriverSampleAvailable(functions, &empty));
@@ -285,7 +285,7 @@ TEST_F(DriverCounters, IntelQueriesTheDriverRefusesOrLeavesEmptyAreErrors) {
     gpa::gl::EndDriverSample(functions, &refused);
     gpa::gl::ReadDriverSample(functions, &refused, 5);
     EXPECT_FALSE(refused.values[0].has_value());
-    EXPECT_NE(refused.why[0].find("glCreatePerfQueryINTEL gave no instance of INTEL_perfquery.ComputeBasic"),
+    EXPECT_NE(refused.why[0].find("glCreatePerfQueryINTEL gave no instance of INTEL_perfquery.Compute Basic"),
               std::string::npos)
         << refused.why[0];
 }

@@ -197,7 +197,7 @@ void FakePerfMonitorDriver::ScriptExample() {
           {"Bandwidth", "Bytes per second.", 16, 8, kIntelCounterThroughput, kIntelDataDouble},
           {"HizEnabled", "", 24, 4, kIntelCounterRaw, kIntelDataBool32},
           {"Broken", "Lies past the block.", 36, 8, kIntelCounterEvent, kIntelDataUint64}}},
-        {9, "ComputeBasic", 8, 0, {{"EuActive", "EU active percentage.", 0, 8, kIntelCounterDurationNorm, kIntelDataDouble}}},
+        {9, "Compute Basic", 8, 0, {{"EuActive", "EU active percentage.", 0, 8, kIntelCounterDurationNorm, kIntelDataDouble}}},
     };
     intelBlocks.clear();
     PutIntelValue<uint64_t>(5, 0, 123456789012ull);

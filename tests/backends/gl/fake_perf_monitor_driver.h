@@ -99,7 +99,7 @@ public:
     // INTEL query 5 "RenderBasic" (40 bytes, device-wide): 1 GpuTime DURATION_RAW UINT64 @0 = 123456789012,
     // 2 GpuBusy DURATION_NORM FLOAT @8 = 62.5, 3 VertexCount EVENT UINT32 @12 = 96, 4 Bandwidth THROUGHPUT DOUBLE
     // @16 = 1.5e9, 5 HizEnabled RAW BOOL32 @24 = 7 (true), 6 Broken EVENT UINT64 @36 (past the block: not offered);
-    // query 9 "ComputeBasic" (8 bytes): 1 EuActive DURATION_NORM DOUBLE @0 = 33.25.
+    // query 9 "Compute Basic" (8 bytes; a name with a space, as Intel's are): 1 EuActive DURATION_NORM DOUBLE @0 = 33.25.
     void ScriptExample();
 
     // AMD's result list for a monitor, as the stand-in writes it.
