@@ -9,7 +9,9 @@
 # Usage: bench/trace_launch_profile.sh [build-dir]
 #   LAUNCHES (200000), ELEMENTS (65536), FREQ (20000 samples a second), PIN ("taskset -c 2-5" on machines of 8
 #   cores or more), PERF (perf's path; found on the PATH otherwise), PERF_LIBS (a folder of libraries for a perf
-#   binary carried from another system: given to perf alone, never to the profiled program).
+#   binary carried from another system: given to perf alone, never to the profiled program), SYMBOLS (25: the
+#   launching thread's costliest symbols under gpaprof -t, in gpaprof's own libraries, libc, libstdc++ and the vDSO,
+#   in us a launch; 0 leaves the table out).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-200000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -56,6 +58,7 @@ for entry in "${contenders[@]}"; do
   # took after its process exec'd, as gpaprof's child does.)
   done < <("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none -n --sort pid,dso 2> /dev/null |
            awk -v t="$tid" '!/^#/ && NF >= 4 && $3 ~ ("^" t ":") {print $2, $4}')
+  [ "$name" = gpaprof ] && traced_tid=$tid
 done
 
 printf '%-34s' "us a launch, launching thread"
@@ -75,3 +78,12 @@ printf '%-34s' "loop time a launch"
 for name in "${names[@]}"; do printf ' %14s' "${loop_us[$name]:--}"; done
 echo
 grep -h -o '([0-9]* API calls' "$BENCH_TMP/gpaprof.out" 2> /dev/null | head -1 | sed 's/^(/   (gpaprof wrote /; s/$/)/'
+
+# Where gpaprof's own share goes, by function (what to make cheaper next).
+if [ "${SYMBOLS:-25}" -gt 0 ] && [ -n "${traced_tid:-}" ]; then
+  echo "-- gpaprof -t, launching thread: the costliest symbols of gpaprof's libraries, libc, libstdc++ and the vDSO (us a launch)"
+  "${perf_cmd[@]}" report -i "$BENCH_TMP/gpaprof.data" --stdio --no-children -g none -n --sort pid,dso,sym 2> /dev/null |
+    awk -v t="$traced_tid" -v f="$FREQ" -v n="$LAUNCHES" '!/^#/ && NF >= 6 && $3 ~ ("^" t ":") && $4 ~ /gpaprof|libc|libstdc|vdso/ {
+      sym = ""; for (i = 6; i <= NF; i++) sym = sym " " $i
+      printf "   %8.3f  %-28s %s\n", $2 * 1e6 / f / n, $4, sym }' | head -"${SYMBOLS:-25}"
+fi
