@@ -122,12 +122,14 @@ for name in "${!calls[@]}"; do
 done
 # What each nsys run recorded (its last report): the API calls by name, as gpaprof's count above.
 # The nsys that Nsight Compute carries leaves a .qdstrm: its QdstrmImporter (beside it, under host/) makes the report.
-importer=$(ls "$(dirname "$(readlink -f "${NSYS:-/nonexistent}")")"/../linux-desktop-*/QdstrmImporter 2> /dev/null | head -1)
+importer=$(ls "$(dirname "$(readlink -f "${NSYS:-/nonexistent}")")"/../linux-desktop-*/QdstrmImporter \
+             /opt/nvidia/nsight-*/*/host/linux-desktop-*/QdstrmImporter /opt/nvidia/nsight-systems/*/host-linux-x64/QdstrmImporter \
+             2> /dev/null | head -1)
 for report in nsys nsys-all; do
   if [ ! -f "$BENCH_TMP/$report.nsys-rep" ] && [ -f "$BENCH_TMP/$report.qdstrm" ] && [ -n "$importer" ]; then
     "$importer" -i "$BENCH_TMP/$report.qdstrm" > /dev/null 2>&1
   fi
-  [ -f "$BENCH_TMP/$report.nsys-rep" ] || { [ -f "$BENCH_TMP/$report.qdstrm" ] && echo "   ($report: only a .qdstrm, no importer to read it)"; continue; }
+  [ -f "$BENCH_TMP/$report.nsys-rep" ] || { [ -f "$BENCH_TMP/$report.qdstrm" ] && echo "   ($report: only a .qdstrm, ${importer:-no importer} did not read it)"; continue; }
   counts=$("$NSYS" stats -q --force-export=true --report cuda_api_sum --format csv "$BENCH_TMP/$report.nsys-rep" 2> /dev/null |
     awk -F'","|^"|"$' 'NR == 1 {for (i = 1; i <= NF; i++) {if ($i == "Num Calls") c = i; if ($i == "Name") n = i}; next}
                       c && n {total += $c; list = list sprintf("%s %s, ", $n, $c)} END {printf "%d API calls: %s", total, list}')
