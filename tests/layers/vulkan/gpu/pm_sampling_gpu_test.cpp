@@ -1,6 +1,7 @@
 // The PM-sampling block measuring known DRAM writes on an NVIDIA GPU (run by tools/device/gpu_vulkan_tests.sh;
 // skipped with the layer's reason where the block is absent):
-//  (a) a trace sample around N fills of a 256 MiB buffer: dram__bytes_write.sum over its samples = N x 256 MiB;
+//  (a) a trace sample around N fills of a 256 MiB buffer: dram__bytes_write.sum over its samples = N x 256 MiB, at
+//      the sampler's interval and at a longer streamingPerfTraceSampleInterval (samples joined);
 //  (b) a cumulative sample around compute dispatches writing a 256 MiB buffer R times: R x 256 MiB;
 //  (c) a cumulative sample around R full-screen draws into an 8192 x 8192 RGBA8 target: R x 256 MiB.
 // Within 5% each. Device-wide: another process's work on the GPU would be in the figures.
@@ -23,48 +24,77 @@ void Serialize(VkCommandBuffer cb, VkPipelineStageFlags stage, VkAccessFlags acc
     vkCmdPipelineBarrier(cb, stage, stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
-class PmSamplingGpu : public PmGpuTest {};
+// A trace sample around `fills` fills of a 256 MiB buffer, asking for `intervalCycles` between samples.
+struct FillTrace {
+    gpa::pm_sampling::TraceData trace;
+    gpa::pm_sampling::TraceBufferHeader header;
+    double written = 0, read = 0;
+};
+
+class PmSamplingGpu : public PmGpuTest {
+protected:
+    void TraceFills(uint32_t fills, uint32_t intervalCycles, FillTrace* out) {
+        const VkBuffer buffer = DeviceBuffer(kBufferBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        const std::vector<VkGpaPerfCounterAMD> counters = {Counter(kWrites), Counter(kReads)};
+        VkGpaSessionAMD session = NewSession();
+        VkCommandBuffer cb = env().Begin();
+        ASSERT_EQ(gpa().CmdBeginGpaSession(cb, session), VK_SUCCESS) << LastMessage();
+        VkGpaSampleBeginInfoAMD info = CumulativeSample(counters);
+        info.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
+        info.streamingPerfTraceSampleInterval = intervalCycles;
+        uint32_t sample = 0;
+        ASSERT_EQ(gpa().CmdBeginGpaSample(cb, session, &info, &sample), VK_SUCCESS) << LastMessage();
+        for (uint32_t i = 0; i < fills; ++i) {
+            vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, i);
+            Serialize(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        }
+        gpa().CmdEndGpaSample(cb, session, sample);
+        ASSERT_EQ(gpa().CmdEndGpaSession(cb, session), VK_SUCCESS) << LastMessage();
+        env().SubmitAndWait(cb);
+        std::vector<uint8_t> bytes;
+        ASSERT_EQ(ResultsWhenReady(session, sample, &bytes), VK_SUCCESS) << LastMessage();
+        std::string error;
+        const auto trace = gpa::pm_sampling::ReadTraceBuffer(bytes.data(), bytes.size(), &error, &out->header);
+        ASSERT_TRUE(trace) << error;
+        ASSERT_EQ(trace->counters, (std::vector<std::string>{kWrites, kReads}));
+        ASSERT_FALSE(trace->samples.empty());
+        out->trace = *trace;
+        for (const gpa::pm_sampling::TraceSample& s : trace->samples) {
+            if (!std::isnan(s.values[0])) out->written += s.values[0];
+            if (!std::isnan(s.values[1])) out->read += s.values[1];
+        }
+    }
+};
 
 TEST_F(PmSamplingGpu, TraceSampleOfBufferFillsHoldsTheirBytes) {
     constexpr uint32_t kFills = 80;  // 20 GiB: several ms on an H200
-    const VkBuffer buffer = DeviceBuffer(kBufferBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    const std::vector<VkGpaPerfCounterAMD> counters = {Counter(kWrites), Counter(kReads)};
-    VkGpaSessionAMD session = NewSession();
-    VkCommandBuffer cb = env().Begin();
-    ASSERT_EQ(gpa().CmdBeginGpaSession(cb, session), VK_SUCCESS) << LastMessage();
-    VkGpaSampleBeginInfoAMD info = CumulativeSample(counters);
-    info.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
-    info.streamingPerfTraceSampleInterval = 100000;  // cycles; the device's running interval is used (header)
-    uint32_t sample = 0;
-    ASSERT_EQ(gpa().CmdBeginGpaSample(cb, session, &info, &sample), VK_SUCCESS) << LastMessage();
-    for (uint32_t i = 0; i < kFills; ++i) {
-        vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, i);
-        Serialize(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    }
-    gpa().CmdEndGpaSample(cb, session, sample);
-    ASSERT_EQ(gpa().CmdEndGpaSession(cb, session), VK_SUCCESS) << LastMessage();
-    env().SubmitAndWait(cb);
-    std::vector<uint8_t> bytes;
-    ASSERT_EQ(ResultsWhenReady(session, sample, &bytes), VK_SUCCESS) << LastMessage();
-    std::string error;
-    gpa::pm_sampling::TraceBufferHeader header;
-    const auto trace = gpa::pm_sampling::ReadTraceBuffer(bytes.data(), bytes.size(), &error, &header);
-    ASSERT_TRUE(trace) << error;
-    ASSERT_EQ(trace->counters, (std::vector<std::string>{kWrites, kReads}));
-    ASSERT_FALSE(trace->samples.empty());
-    double written = 0, read = 0;
-    for (const gpa::pm_sampling::TraceSample& s : trace->samples) {
-        if (!std::isnan(s.values[0])) written += s.values[0];
-        if (!std::isnan(s.values[1])) read += s.values[1];
-    }
+    FillTrace fills;
+    // 100,000 cycles: about 50 us at an H100's or H200's 1,980 MHz, finer than the sampler's 100 us: its own is used.
+    ASSERT_NO_FATAL_FAILURE(TraceFills(kFills, 100000, &fills));
     const double expected = double(kFills) * double(kBufferBytes);
-    const double spanMs = double(header.lastSampleNs - header.firstSampleNs) / 1e6;
-    Figure("vulkan_pm_trace_fill_dram_write", written, expected,
-           "samples=" + std::to_string(trace->samples.size()) + " interval_ns=" + std::to_string(header.intervalNs) +
-               " span_ms=" + std::to_string(spanMs) + " dram_read=" + std::to_string(read) + " flags=" + std::to_string(header.flags));
-    EXPECT_NEAR(written / expected, 1.0, 0.05);
-    EXPECT_EQ(header.flags & gpa::pm_sampling::kTraceTruncated, 0u);
-    EXPECT_GT(trace->samples.size(), 4u) << "a trace of several ms at the default 100 us";
+    const double spanMs = double(fills.header.lastSampleNs - fills.header.firstSampleNs) / 1e6;
+    Figure("vulkan_pm_trace_fill_dram_write", fills.written, expected,
+           "samples=" + std::to_string(fills.trace.samples.size()) + " interval_ns=" + std::to_string(fills.header.intervalNs) +
+               " span_ms=" + std::to_string(spanMs) + " dram_read=" + std::to_string(fills.read) +
+               " flags=" + std::to_string(fills.header.flags));
+    EXPECT_NEAR(fills.written / expected, 1.0, 0.05);
+    EXPECT_EQ(fills.header.flags & gpa::pm_sampling::kTraceTruncated, 0u);
+    EXPECT_GT(fills.trace.samples.size(), 4u) << "a trace of several ms at the default 100 us";
+}
+
+// streamingPerfTraceSampleInterval longer than the sampler's: 800,000 cycles, about 400 us at 1,980 MHz, so about
+// four of the sampler's samples in each of the trace's; the bytes the same.
+TEST_F(PmSamplingGpu, TraceSampleAtALongerIntervalJoinsSamplesAndKeepsTheBytes) {
+    constexpr uint32_t kFills = 80;
+    FillTrace fills;
+    ASSERT_NO_FATAL_FAILURE(TraceFills(kFills, 800000, &fills));
+    const double expected = double(kFills) * double(kBufferBytes);
+    Figure("vulkan_pm_trace_fill_joined_dram_write", fills.written, expected,
+           "samples=" + std::to_string(fills.trace.samples.size()) + " interval_ns=" + std::to_string(fills.header.intervalNs));
+    EXPECT_NEAR(fills.written / expected, 1.0, 0.05);
+    EXPECT_GT(fills.header.intervalNs, 100000u) << "a multiple of the sampler's 100 us";
+    EXPECT_EQ(fills.header.intervalNs % 100000u, 0u);
+    for (const gpa::pm_sampling::TraceSample& s : fills.trace.samples) EXPECT_LE(s.endNs - s.startNs, fills.header.intervalNs * 21 / 20);
 }
 
 TEST_F(PmSamplingGpu, CumulativeSampleOfComputeWritesCountsTheirBytes) {
