@@ -34,6 +34,8 @@ struct Report {
     std::vector<std::string> notes;        // what the report could not show, and why
 };
 
+// The report points into `inputs` (the trace's and the samples' records): keep them while the report is used (a
+// temporary lives only to the end of its full expression).
 Report BuildReport(const ReportInputs& inputs);
 
 }  // namespace gpaprof::report
