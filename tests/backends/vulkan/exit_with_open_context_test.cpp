@@ -5,6 +5,8 @@
 // "threadsafe" death test re-runs this program).
 #include <cstdlib>
 
+#include "../read_every_counter.h"
+
 #include "vulkan_backend_fixture.h"
 
 namespace ogpa::vktest {
@@ -61,15 +63,7 @@ TEST_F(ExitWithOpenContext, AfterReadingResults) {
             const gpa_uint32 session = RecordSession({0}, true, [&](VkCommandBuffer cb, gpa_uint32) { Draw(cb); });
             bool ready = false;
             if (GPA_IsSessionReady(&ready, session) != GPA_STATUS_OK) std::exit(2);
-            for (gpa_uint32 counter = 0; counter < counters; ++counter) {
-                GPA_Type type{};
-                GPA_GetCounterDataType(counter, &type);
-                // A sampled counter may be refused (a window the sampler missed): that is not what this test is about.
-                double real = 0;
-                gpa_uint64 whole = 0;
-                if (type == GPA_TYPE_FLOAT64) GPA_GetSampleFloat64(session, 0, counter, &real);
-                if (type == GPA_TYPE_UINT64) GPA_GetSampleUInt64(session, 0, counter, &whole);
-            }
+            backend_tests::ReadEveryCounter(session, 0, counters);
             std::exit(0);
         },
         ::testing::ExitedWithCode(0), "");

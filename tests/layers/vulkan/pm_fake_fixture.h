@@ -37,6 +37,22 @@ protected:
         return values;
     }
 
+    // The byte size of a trace sample's results once they are ready (VK_NOT_READY asked again); 0 with the reason
+    // as a test failure where they never are.
+    size_t TraceSizeWhenReady(VkGpaSessionAMD session, uint32_t sampleId) {
+        vkQueueWaitIdle(env().queue);
+        size_t size = 0;
+        VkResult result = VK_NOT_READY;
+        for (int attempt = 0; attempt < 10 && result == VK_NOT_READY; ++attempt) {
+            result = gpa().GetGpaSessionResults(env().device, session, sampleId, &size, nullptr);
+        }
+        if (result != VK_SUCCESS) {
+            ADD_FAILURE() << "the trace's results: VkResult " << result << ": " << LastMessage();
+            return 0;
+        }
+        return size;
+    }
+
     static double AsDouble(uint64_t word) {
         double value = 0;
         std::memcpy(&value, &word, sizeof value);
