@@ -4,7 +4,7 @@
 // driver's exit handlers. Each case runs in a fresh process (a "threadsafe" death test re-runs this program).
 #include <cstdlib>
 
-#include "../read_every_counter.h"
+#include "../exit_test_support.h"
 
 #include "gl_backend_fixture.h"
 
@@ -15,6 +15,7 @@ class ExitWithOpenContext : public GlBackendTest {
 protected:
     void SetUp() override {
         GTEST_FLAG_SET(death_test_style, "threadsafe");
+        backend_tests::TurnOffLeakCheckInChildren();
         Open(false);
     }
 

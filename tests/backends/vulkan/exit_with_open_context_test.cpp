@@ -5,7 +5,7 @@
 // "threadsafe" death test re-runs this program).
 #include <cstdlib>
 
-#include "../read_every_counter.h"
+#include "../exit_test_support.h"
 
 #include "vulkan_backend_fixture.h"
 
@@ -16,6 +16,7 @@ class ExitWithOpenContext : public VulkanBackendTest {
 protected:
     void SetUp() override {
         GTEST_FLAG_SET(death_test_style, "threadsafe");
+        backend_tests::TurnOffLeakCheckInChildren();
         Open(EnvOptions{}, false);
     }
 
