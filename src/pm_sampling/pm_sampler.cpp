@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "pm_sampling/impossible_values.h"
+
 namespace gpa::pm_sampling {
 namespace {
 
@@ -208,6 +210,7 @@ Outcome Sampler::TakeCompleted() {
         const Outcome evaluated = host_->Evaluate(image_, i, plan_.metrics, &sample.values);
         statistics_.evaluateNs += Since(begun);
         if (!evaluated.ok()) return evaluated;
+        statistics_.withheld += WithholdImpossibleValues(plan_.metrics, &sample.values);
         // Not for the session's first sample: nothing was taken before it.
         sample.droppedBefore = overflowed_ && !std::exchange(first_, false);
         first_ = false;

@@ -38,6 +38,7 @@ struct DecodeStatistics {
     uint64_t longDropped = 0;     // samples longer than two intervals, left out (their counts are not the span's)
     uint64_t holes = 0;           // samples that start after a hole in the samples
     uint64_t restarts = 0;        // times the sampler was stopped and started again: decoding fell behind
+    uint64_t withheld = 0;        // readings no device can give, made NaN (impossible_values.h)
     uint64_t decodeNs = 0, evaluateNs = 0, initializeNs = 0;  // host time in each step
     size_t imageBytes = 0;        // the counter data image
 };

@@ -4,11 +4,13 @@
 
 #include "backends/cuda/cupti_host.h"
 #include "counters/counter_catalog.h"
+#include "pm_sampling/metric_names.h"
 
 namespace gpa::pm_sampling {
 namespace {
 
-// The base metrics a PM-sampling host object of this chip lists (ncu's names before the first '.'), lower case.
+// The base metrics a PM-sampling host object of this chip lists (metric_names.h), lower case, configuration-prefixed
+// ones ("TriageCompute.sm__throughput") included.
 Outcome BaseMetrics(const cuda::CuptiApi& api, const cuda::HostObject& host, std::set<std::string>* bases) {
     for (CUpti_MetricType type : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
         auto params = OPENGPA_CUPTI_PARAMS(CUpti_Profiler_Host_GetBaseMetrics_Params);
@@ -23,24 +25,6 @@ Outcome BaseMetrics(const cuda::CuptiApi& api, const cuda::HostObject& host, std
 
 }  // namespace
 
-const std::vector<std::string>& DefaultMetrics() {
-    static const std::vector<std::string> metrics = {
-        "gr__cycles_active.avg.pct_of_peak_sustained_elapsed",
-        "sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
-        "sm__inst_executed_realtime.avg.per_cycle_elapsed",
-        "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
-        "dram__bytes_read.sum",
-        "dram__bytes_write.sum",
-        "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-        "lts__t_bytes.sum",
-        "pcie__read_bytes.sum",
-        "pcie__write_bytes.sum",
-        "nvlrx__bytes.sum",
-        "nvltx__bytes.sum",
-    };
-    return metrics;
-}
-
 Outcome MakePlan(const cuda::CuptiApi& api, const std::string& chip, const std::vector<std::string>& wanted,
                  const std::vector<uint8_t>& availability, Plan* plan) {
     *plan = Plan{};
@@ -52,10 +36,9 @@ Outcome MakePlan(const cuda::CuptiApi& api, const std::string& chip, const std::
     std::set<std::string> bases;
     if (Outcome o = BaseMetrics(api, *host, &bases); !o.ok()) return o;
     for (const std::string& name : wanted) {
-        const std::string base = ToLower(name.substr(0, name.find('.')));
-        if (bases.count(base) == 0) {
-            plan->leftOut.push_back(name + ": " + chip + " has no " + name.substr(0, name.find('.')) +
-                                    " that PM sampling can read");
+        const std::string base = BaseMetricOf(name);
+        if (bases.count(ToLower(base)) == 0) {
+            plan->leftOut.push_back(name + ": " + chip + " has no " + base + " that PM sampling can read");
             continue;
         }
         // Each metric alone first: a name CUPTI refuses (a submetric it does not have) is left out, not the set.
@@ -85,7 +68,8 @@ Outcome MakePlan(const cuda::CuptiApi& api, const std::string& chip, const std::
         return Fail(GPA_STATUS_ERROR_FAILED,
                     "PM sampling reads every metric in one pass, and CUPTI needs " + std::to_string(passes) +
                         " passes for these on " + chip + " (" + names + "); sample fewer metrics at once (throughput "
-                        "metrics such as sm__throughput take many passes alone)");
+                        "metrics such as sm__throughput take many passes alone; GH100's and GB100's catalogs have a one-pass "
+                        "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed)");
     }
     return Outcome::Ok();
 }

@@ -12,13 +12,9 @@
 
 #include "backends/cuda/cupti_loader.h"
 #include "core/outcome.h"
+#include "pm_sampling/metric_sets.h"  // DefaultMetrics(), SmThroughputMetrics()
 
 namespace gpa::pm_sampling {
-
-// The default set, "what is the GPU doing": SM and graphics-engine activity, instructions per SM cycle, the
-// tensor pipes, DRAM bytes and throughput, L2 bytes, PCIe and NVLink bytes each way. Not in it: ncu's
-// sm__throughput (19 passes on GH100; PM sampling has one) — SM activity and IPC stand for it.
-const std::vector<std::string>& DefaultMetrics();
 
 struct Plan {
     std::string chip;

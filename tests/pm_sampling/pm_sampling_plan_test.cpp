@@ -30,20 +30,31 @@ TEST(PmSamplingPlan, DefaultSetIsOnePassOnHopperAndAmpere) {
     }
 }
 
-// The graphics set (device_sampling.h: the Vulkan layer's PM block, GL's NVIDIA counters): every metric in GH100's
-// PM-sampling catalog, all in one pass, and each one integrates over a window (counts and elapsed-time rates).
-TEST(PmSamplingPlan, GraphicsSetIsOnePassOnHopperAndIntegrates) {
+// SM throughput's parts (configuration-prefixed names planned by their whole base, "TriageCompute.sm__throughput"):
+// one pass on GH100 and GB100, beside the default set too, where ncu's own name takes 19; GA100's catalog has no
+// TriageCompute.sm__throughput (its sm__throughput takes 10 passes), which is left out saying so.
+TEST(PmSamplingPlan, SmThroughputsPartsAreOnePassOnHopperAndBlackwell) {
     OPENGPA_REQUIRE_CUPTI(api);
-    Plan plan;
-    const Outcome made = MakePlan(*api, "GH100", GraphicsMetrics(), {}, &plan);
-    ASSERT_TRUE(made.ok()) << made.reason();
-    EXPECT_EQ(plan.metrics, GraphicsMetrics()) << "left out: " << (plan.leftOut.empty() ? "" : plan.leftOut[0]);
-    EXPECT_TRUE(plan.leftOut.empty());
-    for (const std::string& metric : GraphicsMetrics()) {
-        std::string why;
-        EXPECT_NE(IntegrationOf(metric, &why), Integration::None) << metric << ": " << why;
+    for (const char* chip : {"GH100", "GB100"}) {
+        Plan plan;
+        const Outcome made = MakePlan(*api, chip, SmThroughputMetrics(), {}, &plan);
+        ASSERT_TRUE(made.ok()) << chip << ": " << made.reason();
+        EXPECT_EQ(plan.metrics, SmThroughputMetrics()) << chip;
+        EXPECT_TRUE(plan.leftOut.empty()) << chip << ": " << (plan.leftOut.empty() ? "" : plan.leftOut[0]);
     }
-    EXPECT_NE(std::find(GraphicsMetrics().begin(), GraphicsMetrics().end(), "dram__bytes_write.sum"), GraphicsMetrics().end());
+    std::vector<std::string> both = DefaultMetrics();
+    both.insert(both.end(), SmThroughputMetrics().begin(), SmThroughputMetrics().end());
+    Plan plan;
+    const Outcome made = MakePlan(*api, "GH100", both, {}, &plan);
+    ASSERT_TRUE(made.ok()) << made.reason();
+    EXPECT_EQ(plan.metrics, both);
+
+    Plan ampere;
+    ASSERT_TRUE(MakePlan(*api, "GA100", SmThroughputMetrics(), {}, &ampere).ok());
+    EXPECT_EQ(ampere.metrics, (std::vector<std::string>(SmThroughputMetrics().begin() + 1, SmThroughputMetrics().end())));
+    ASSERT_EQ(ampere.leftOut.size(), 1u);
+    EXPECT_EQ(ampere.leftOut[0], "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed: GA100 has no "
+                                 "TriageCompute.sm__throughput that PM sampling can read");
 }
 
 TEST(PmSamplingPlan, WhatAChipLacksIsLeftOutWithTheReason) {
@@ -76,6 +87,7 @@ TEST(PmSamplingPlan, SetsOfSeveralPassesAreRefusedWithTheCount) {
     ASSERT_FALSE(made.ok());
     EXPECT_NE(made.reason().find("one pass"), std::string::npos) << made.reason();
     EXPECT_NE(made.reason().find("passes for these on GH100"), std::string::npos) << made.reason();
+    EXPECT_NE(made.reason().find("one-pass TriageCompute.sm__throughput"), std::string::npos) << made.reason();
 }
 
 TEST(PmSamplingPlan, NothingSampleableAndUnknownChipsAreErrors) {

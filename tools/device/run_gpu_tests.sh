@@ -16,6 +16,9 @@
 #           of known_dram_writes against ncu's dram__bytes.sum.per_second, and the cost against gpaprof -t, the
 #           program alone and nsys --gpu-metrics-devices (not in the default list; configures the build directory
 #           if the build part has not; PM_BENCH_ENV: "VAR=value ..." for the script, e.g. "INTERVAL=50us RUNS=5")
+#   pm-sm   bench/pm_sm_throughput_vs_ncu.sh (issue 35): the sampled parts of SM throughput inside each kernel of
+#           pm_phases and cublas_gemm against ncu's sm__throughput (not in the default list; configures the build
+#           directory if the build part has not)
 #   gl      tools/device/gpu_gl_tests.sh: the OpenGL backend's tests on NVIDIA's EGL driver (not in the default
 #           list: the run must carry .gl/, see that script)
 #   gpaprof tools/device/gpu_gpaprof_tests.sh tests: gpaprof on CUDA programs, compared with ncu
@@ -141,6 +144,23 @@ for part in $parts; do
         rc=$?
         rm -f "$dir"/files/nsys.nsys-rep "$dir"/files/nsys.sqlite "$dir"/files/nsys.qdstrm
         sed -n '/^-- cost/,$p' "$dir/bench.log" | grep -v '^files in' | cut -c1-220 | tee -a "$summary" | tail -40
+      fi
+      ;;
+    pm-sm)
+      { [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; } \
+        > "$dir/build.log" 2>&1 &&
+        cmake --build "$build" -j "$(nproc)" --target gpaprof gpaprof_cuda_injection gpaprof_cuda_app_pm_phases gpaprof_cuda_app_cublas_gemm \
+          >> "$dir/build.log" 2>&1
+      rc=$?
+      if [ $rc -ne 0 ]; then
+        grep -E "error|FAILED" "$dir/build.log" | head -20 | tee -a "$summary"
+      else
+        mkdir -p "$dir/files"
+        env BUILD="$(cd "$build" && pwd)" BENCH_TMP="$dir/files" timeout "${PM_BENCH_LIMIT:-500}" \
+          bash bench/pm_sm_throughput_vs_ncu.sh > "$dir/bench.log" 2>&1
+        rc=$?
+        rm -f "$dir"/files/*.ncu-rep
+        grep -v '^files in' "$dir/bench.log" | cut -c1-220 | tee -a "$summary" | tail -40
       fi
       ;;
     cuda)

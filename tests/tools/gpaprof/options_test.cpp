@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "pm_sampling/metric_sets.h"
 #include "tools/gpaprof/cli/options.h"
 
 namespace gpaprof::cli {
@@ -210,6 +211,26 @@ TEST(Options, PmMetricsNamesAndTheirInterval) {
     Options missing;
     EXPECT_FALSE(Parse({"--pm-metrics"}, &missing, &error));
     EXPECT_NE(error.find("needs a value"), std::string::npos) << error;
+}
+
+// Set names stand for their metrics in order, each metric once however often named; a name that is neither a metric
+// (no "__") nor a set is refused, naming the sets.
+TEST(Options, PmMetricsSetsByName) {
+    std::string error;
+    Options options;
+    ASSERT_TRUE(Parse({"--pm-metrics", "sm-throughput,default,dram__bytes_read.sum,sm-throughput", "app"}, &options, &error))
+        << error;
+    std::vector<std::string> expected = gpa::pm_sampling::SmThroughputMetrics();
+    expected.insert(expected.end(), gpa::pm_sampling::DefaultMetrics().begin(), gpa::pm_sampling::DefaultMetrics().end());
+    EXPECT_EQ(options.pmMetrics, expected);
+    EXPECT_EQ(options.pmSamplingIntervalNs, 100000u);
+    EXPECT_EQ(expected.front(), "TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed");
+    for (const char* bad : {"sm_throughput", "defaults", "abc.sum"}) {
+        Options refused;
+        EXPECT_FALSE(Parse({"--pm-metrics", bad, "app"}, &refused, &error)) << bad;
+        EXPECT_NE(error.find("'" + std::string(bad) + "' is neither a metric name"), std::string::npos) << error;
+        EXPECT_NE(error.find("(default, sm-throughput)"), std::string::npos) << error;
+    }
 }
 
 TEST(Options, HelpNamesEveryOption) {

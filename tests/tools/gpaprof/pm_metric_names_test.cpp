@@ -81,6 +81,23 @@ TEST(PmMetricNames, ASetOfSeveralPassesOnEveryChipIsRefusedWithTheCount) {
     SKIP_WITHOUT_CUPTI(check);
     EXPECT_NE(check.refusal.find("PM sampling reads every metric in one pass"), std::string::npos) << check.refusal;
     EXPECT_NE(check.refusal.find(" on GH100"), std::string::npos) << check.refusal;
+    EXPECT_NE(check.refusal.find("--pm-metrics sm-throughput samples SM throughput's parts in one pass"),
+              std::string::npos)
+        << check.refusal;
+}
+
+// The one-pass SM throughput of GH100's and GB100's catalogs passes under its configuration-prefixed name; a typo in
+// such a name is refused with the nearest prefixed names.
+TEST(PmMetricNames, ConfigurationPrefixedNamesAreChecked) {
+    const PmMetricCheck good = Checked({"TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed", "dram__bytes_read.sum"});
+    SKIP_WITHOUT_CUPTI(good);
+    EXPECT_EQ(good.refusal, "");
+    const PmMetricCheck typo = Checked({"TriageCompute.sm__througput.avg.pct_of_peak_sustained_elapsed"});
+    EXPECT_NE(typo.refusal.find("no chip's PM-sampling catalog has a metric TriageCompute.sm__througput"), std::string::npos)
+        << typo.refusal;
+    EXPECT_NE(typo.refusal.find("did you mean TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed"),
+              std::string::npos)
+        << typo.refusal;
 }
 
 }  // namespace

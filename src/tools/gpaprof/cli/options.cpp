@@ -6,6 +6,7 @@
 #include <map>
 #include <regex>
 
+#include "pm_sampling/metric_sets.h"
 #include "tools/gpaprof/files/text_fields.h"
 
 namespace gpaprof::cli {
@@ -112,7 +113,16 @@ bool ApplyPmMetrics(Options& o, const std::string& v, std::string* e) {
                  "dram__bytes_read.sum)";
             return false;
         }
-        if (std::find(o.pmMetrics.begin(), o.pmMetrics.end(), name) == o.pmMetrics.end()) o.pmMetrics.push_back(name);
+        // A set's name stands for its metrics, in their order (metric names hold "__", set names never).
+        const std::vector<std::string>* set = gpa::pm_sampling::MetricSetNamed(name);
+        if (!set && name.find("__") == std::string::npos) {
+            *e = "--pm-metrics: '" + name + "' is neither a metric name (unit__counter.rollup as ncu names them, e.g. "
+                 "dram__bytes_read.sum) nor a set of them (" + gpa::pm_sampling::MetricSetNames() + ")";
+            return false;
+        }
+        for (const std::string& metric : set ? *set : std::vector<std::string>{name}) {
+            if (std::find(o.pmMetrics.begin(), o.pmMetrics.end(), metric) == o.pmMetrics.end()) o.pmMetrics.push_back(metric);
+        }
     }
     if (names == 0) {
         *e = "--pm-metrics needs metric names, comma-separated (e.g. dram__bytes_read.sum,lts__t_bytes.sum)";
@@ -405,11 +415,16 @@ same hardware):
                            the application decodes the samples and spools about 1 MB a second per device
                            at 100us with the default set (the cost on the GPU: docs/pm_sampling.md).
       --pm-metrics <a,b,...>
-                           The metrics, as ncu names them (dram__bytes_read.sum), instead of the default set
-                           (SM and graphics-engine activity, IPC, tensor pipes, DRAM, L2, PCIe and NVLink
-                           bytes: docs/pm_sampling.md); implies --pm-sampling. A name no chip's PM-sampling
-                           catalog has stops gpaprof before the application starts (exit 2, the nearest
-                           names given); one the device's chip lacks is a LeftOut line of the file.
+                           The metrics, as ncu names them (dram__bytes_read.sum), or sets of them by name,
+                           instead of the default set; implies --pm-sampling. Sets: "default" (SM and
+                           graphics-engine activity, IPC, tensor pipes, DRAM, L2, PCIe and NVLink bytes) and
+                           "sm-throughput" (SM throughput as ncu's sm__throughput takes it: the largest of
+                           TriageCompute.sm__throughput and the MIO queues' activity; GH100, GB100). Decoding
+                           sm-throughput costs more host time than the default set: on an H200 it keeps up
+                           alone at 200us, not at 100us, e.g. --pm-metrics sm-throughput --pm-sampling=200us
+                           (docs/pm_sampling.md). A name no chip's PM-sampling catalog has stops gpaprof
+                           before the application starts (exit 2, the nearest names given); one the
+                           device's chip lacks is a LeftOut line of the file.
 
 Which dispatches (-p and -O; the trace always has every call):
   -K, --kernellistfile <f> Only kernels named in the file (one per line).

@@ -10,6 +10,7 @@
 
 #include "backends/cuda/cupti_host.h"
 #include "counters/counter_catalog.h"
+#include "pm_sampling/metric_names.h"
 #include "tools/gpaprof/cli/counter_names.h"
 #endif
 
@@ -53,10 +54,9 @@ bool ReadCatalog(const CuptiApi& api, const std::string& chip, ChipCatalog* cata
         params.metricType = type;
         if (api.cuptiProfilerHostGetBaseMetrics(&params) != CUPTI_SUCCESS) return false;
         for (size_t i = 0; i < params.numMetrics; ++i) {
+            // Configuration-prefixed names ("TriageCompute.sm__throughput") too: BaseOf names them, as in MakePlan.
             const std::string name = params.ppMetricNames[i];
-            // Configuration-prefixed names ("FE_B.TriageCompute.gr__cycles_active") hold dots: a base taken as the
-            // part before the first '.' never names them, in MakePlan as here.
-            if (name.find('.') == std::string::npos) catalog->bases.emplace(gpa::ToLower(name), BaseMetric{name, type});
+            catalog->bases.emplace(gpa::ToLower(name), BaseMetric{name, type});
         }
     }
     return true;
@@ -99,7 +99,7 @@ std::string Alternatives(const std::vector<std::string>& names) {
     return text;
 }
 
-std::string BaseOf(const std::string& name) { return gpa::ToLower(name.substr(0, name.find('.'))); }
+std::string BaseOf(const std::string& name) { return gpa::ToLower(gpa::pm_sampling::BaseMetricOf(name)); }
 
 std::string Check(const CuptiApi& api, const std::vector<std::string>& names, PmMetricCheck* check) {
     std::vector<std::string> chips;
@@ -147,7 +147,8 @@ std::string Check(const CuptiApi& api, const std::vector<std::string>& names, Pm
     for (const std::string& name : names) {
         if (taken.count(name)) continue;
         const std::string base = BaseOf(name);
-        const std::string suffix = name.find('.') == std::string::npos ? "" : name.substr(name.find('.'));
+        const std::string spelled = gpa::pm_sampling::BaseMetricOf(name);  // the base as the user wrote it
+        const std::string suffix = name.substr(spelled.size());
         std::vector<const ChipCatalog*> having;
         for (const ChipCatalog& catalog : catalogs) {
             if (catalog.bases.count(base)) having.push_back(&catalog);
@@ -158,9 +159,9 @@ std::string Check(const CuptiApi& api, const std::vector<std::string>& names, Pm
                 for (const auto& [lower, metric] : catalog.bases) bases.insert(metric.name);
             }
             std::vector<std::string> nearest =
-                NearestCounterNames(name.substr(0, name.find('.')), std::vector<std::string>(bases.begin(), bases.end()));
+                NearestCounterNames(spelled, std::vector<std::string>(bases.begin(), bases.end()));
             for (std::string& candidate : nearest) candidate += suffix;
-            problems.push_back("no chip's PM-sampling catalog has a metric " + name.substr(0, name.find('.')) + " ('" + name +
+            problems.push_back("no chip's PM-sampling catalog has a metric " + spelled + " ('" + name +
                                "')" + (nearest.empty() ? "" : " (did you mean " + Alternatives(nearest) + "?)"));
             continue;
         }
@@ -185,7 +186,8 @@ std::string Check(const CuptiApi& api, const std::vector<std::string>& names, Pm
         problems.push_back("PM sampling reads every metric in one pass, and CUPTI needs more for these on every chip (" +
                            counts + (passes.size() > 4 ? ", ..." : "") +
                            "); sample fewer metrics at once (throughput metrics such as sm__throughput take many passes "
-                           "alone)");
+                           "alone; --pm-metrics sm-throughput samples SM throughput's parts in one pass on GH100 and "
+                           "GB100, TriageCompute.sm__throughput.avg.pct_of_peak_sustained_elapsed among them)");
     }
     std::string refusal;
     for (const std::string& problem : problems) refusal += (refusal.empty() ? "" : "; ") + problem;

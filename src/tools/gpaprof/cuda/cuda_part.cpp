@@ -330,10 +330,12 @@ void CudaPart::Finish() {
             const PmSamplingRecorder::Statistics s = pmSampling_->statistics();
             std::fprintf(stderr,
                          "gpaprof: PM sampling: %llu samples in %llu decodes, %llu overflows, %llu samples longer than two "
-                         "intervals left out, %llu holes, %llu restarts; %.3f ms draining (decode %.3f, evaluate %.3f, image initialisation %.3f)\n",
+                         "intervals left out, %llu holes, %llu restarts, %llu impossible readings withheld; %.3f ms draining (decode %.3f, "
+                         "evaluate %.3f, image initialisation %.3f)\n",
                          static_cast<unsigned long long>(s.samples), static_cast<unsigned long long>(s.decodes),
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.longDropped),
                          static_cast<unsigned long long>(s.holes), static_cast<unsigned long long>(s.restarts),
+                         static_cast<unsigned long long>(s.withheld),
                          s.drainNs / 1e6, s.decodeNs / 1e6, s.evaluateNs / 1e6, s.initializeNs / 1e6);
             std::fprintf(stderr, "gpaprof: PM sampling start: the application waited %.3f ms; %s\n", s.waitedNs / 1e6,
                          s.startSteps.c_str());

@@ -174,6 +174,13 @@ void PmSamplingRecorder::Finish() {
         statistics_.longDropped += s.longDropped;
         statistics_.holes += s.holes;
         statistics_.restarts += s.restarts;
+        statistics_.withheld += s.withheld;
+        if (s.withheld > 0) {
+            agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": " + std::to_string(s.withheld) +
+                         " reading(s) of a percentage of peak above 101% were written as NA: no device reads them, and the "
+                         "sampler gave such readings now and then (docs/pm_sampling.md); the other values of those "
+                         "samples may be off too");
+        }
         if (s.restarts > 0) {
             agent_->Note("--pm-sampling: device " + std::to_string(device->ordinal) + ": decoding the samples fell " +
                          "behind the device " + std::to_string(s.restarts) + " time(s) (about 70 us of host time per " +

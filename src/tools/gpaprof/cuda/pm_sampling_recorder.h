@@ -40,7 +40,7 @@ public:
 
     struct Statistics {
         uint64_t samples = 0, overflows = 0, decodes = 0, drainNs = 0, decodeNs = 0, evaluateNs = 0, initializeNs = 0,
-                 longDropped = 0, holes = 0, restarts = 0;
+                 longDropped = 0, holes = 0, restarts = 0, withheld = 0;
         uint64_t waitedNs = 0;    // the application's contexts waiting in UseDevice for starts
         std::string startSteps;   // "device N: step ms, ..." per device started
     };
