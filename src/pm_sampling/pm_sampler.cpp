@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <future>
 
 #include "pm_sampling/impossible_values.h"
 
@@ -129,9 +131,11 @@ Outcome Sampler::Start(const cuda::CuptiApi& api, int deviceIndex, const std::ve
     if (const CUptiResult r = api.cuptiPmSamplingGetCounterDataSize(&dataSize); r != CUPTI_SUCCESS) {
         return api.Failure("cuptiPmSamplingGetCounterDataSize", r);
     }
-    made->image_.assign(dataSize.counterDataSize, 0);
-    made->statistics_.imageBytes = made->image_.size();
-    if (Outcome o = made->InitializeImage(); !o.ok()) return o;
+    const char* beside = std::getenv("OPENGPA_PM_EVALUATE_BESIDE");
+    made->evaluateBeside_ = !(beside && std::string(beside) == "0");
+    made->images_[0].assign(dataSize.counterDataSize, 0);
+    made->statistics_.imageBytes = made->images_[0].size();
+    if (Outcome o = made->InitializeImage(made->images_[0], &made->statistics_.initializeNs); !o.ok()) return o;
     step("counter data image");
     auto start = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_Start_Params);
     start.pPmSamplingObject = made->object_;
@@ -159,31 +163,31 @@ Sampler::~Sampler() {
     }
 }
 
-Outcome Sampler::InitializeImage() {
+Outcome Sampler::InitializeImage(std::vector<uint8_t>& image, uint64_t* ns) {
     const auto begun = Clock::now();
     auto init = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_CounterDataImage_Initialize_Params);
     init.pPmSamplingObject = object_;
-    init.counterDataSize = image_.size();
-    init.pCounterData = image_.data();
+    init.counterDataSize = image.size();
+    init.pCounterData = image.data();
     if (const CUptiResult r = api_.cuptiPmSamplingCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
         return api_.Failure("cuptiPmSamplingCounterDataImageInitialize", r);
     }
-    statistics_.initializeNs += Since(begun);
+    *ns += Since(begun);
     return Outcome::Ok();
 }
 
-Outcome Sampler::TakeCompleted() {
+Outcome Sampler::Collect(const std::vector<uint8_t>& image, Evaluation* evaluation) {
     auto info = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params);
-    info.pCounterDataImage = image_.data();
-    info.counterDataImageSize = image_.size();
+    info.pCounterDataImage = image.data();
+    info.counterDataImageSize = image.size();
     if (const CUptiResult r = api_.cuptiPmSamplingGetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
         return api_.Failure("cuptiPmSamplingGetCounterDataInfo", r);
     }
     for (size_t i = 0; i < info.numCompletedSamples; ++i) {
         auto sampleInfo = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params);
         sampleInfo.pPmSamplingObject = object_;
-        sampleInfo.pCounterDataImage = image_.data();
-        sampleInfo.counterDataImageSize = image_.size();
+        sampleInfo.pCounterDataImage = image.data();
+        sampleInfo.counterDataImageSize = image.size();
         sampleInfo.sampleIndex = i;
         if (const CUptiResult r = api_.cuptiPmSamplingCounterDataGetSampleInfo(&sampleInfo); r != CUPTI_SUCCESS) {
             return api_.Failure("cuptiPmSamplingCounterDataGetSampleInfo", r);
@@ -206,38 +210,68 @@ Outcome Sampler::TakeCompleted() {
             ++statistics_.holes;
         }
         lastEndNs_ = sample.gpuEndNs;
-        const auto begun = Clock::now();
-        const Outcome evaluated = host_->Evaluate(image_, i, plan_.metrics, &sample.values);
-        statistics_.evaluateNs += Since(begun);
-        if (!evaluated.ok()) return evaluated;
-        statistics_.withheld += WithholdImpossibleValues(plan_.metrics, &sample.values);
         // Not for the session's first sample: nothing was taken before it.
         sample.droppedBefore = overflowed_ && !std::exchange(first_, false);
         first_ = false;
         overflowed_ = false;
-        samples_.push_back(std::move(sample));
-        ++statistics_.samples;
+        evaluation->indices.push_back(i);
+        evaluation->samples.push_back(std::move(sample));
     }
-    return InitializeImage();
+    return Outcome::Ok();
+}
+
+Outcome Sampler::Evaluate(std::vector<uint8_t>& image, Evaluation* evaluation) {
+    for (size_t k = 0; k < evaluation->samples.size(); ++k) {
+        Sample& sample = evaluation->samples[k];
+        const auto begun = Clock::now();
+        const Outcome evaluated = host_->Evaluate(image, evaluation->indices[k], plan_.metrics, &sample.values);
+        evaluation->evaluateNs += Since(begun);
+        if (!evaluated.ok()) return evaluated;
+        evaluation->withheld += WithholdImpossibleValues(plan_.metrics, &sample.values);
+    }
+    return InitializeImage(image, &evaluation->initializeNs);
+}
+
+Outcome Sampler::Finish(Evaluation* evaluation, const Outcome& outcome) {
+    statistics_.evaluateNs += evaluation->evaluateNs;
+    statistics_.initializeNs += evaluation->initializeNs;
+    statistics_.withheld += evaluation->withheld;
+    if (!outcome.ok()) return outcome;
+    statistics_.samples += evaluation->samples.size();
+    for (Sample& sample : evaluation->samples) samples_.push_back(std::move(sample));
+    return Outcome::Ok();
+}
+
+Outcome Sampler::FinishPending() {
+    if (!pending_) return Outcome::Ok();
+    const Outcome outcome = pending_->done.get();
+    const std::unique_ptr<Evaluation> finished = std::move(pending_);
+    return Finish(finished.get(), outcome);
 }
 
 Outcome Sampler::Drain() {
-    // Decode until the hardware buffer is empty; a full image is evaluated and decoding goes on into a fresh one.
+    // Decode until the hardware buffer is empty. A full image is evaluated on a thread of its own while decoding goes
+    // on into the other image (its evaluation and re-initialisation cost about as much host time as decoding), so
+    // a drain with a backlog takes about the decoding's time. One evaluation at a time (one host object); the
+    // samples keep their order; the drain returns with every sample evaluated.
     ReadClocks();
     const auto drainBegun = Clock::now();
     bool restarted = false;
     for (int round = 0; round < 1 << 16; ++round) {
         // Still decoding after a quarter of the time the ring holds: the device writes samples faster than they
-        // are decoded (about 70 us of host time per sample of the default set on an H200's host), and the ring
-        // would soon overwrite what is being read. Stop, take what the ring holds, start again: a hole, marked.
+        // are decoded (70 us or more of host time per sample of the default set on an H200's host), and the ring
+        // (which keeps the latest records, silently) would soon overwrite what is being read. Stop, take what the
+        // ring holds, start again: a hole, marked.
         if (running_ && !restarted && Since(drainBegun) > RingNs() / 4) {
+            if (Outcome o = FinishPending(); !o.ok()) return o;
             if (Outcome o = Restart(); !o.ok()) return o;
             restarted = true;
         }
+        std::vector<uint8_t>& image = images_[current_];
         auto decode = OPENGPA_CUPTI_PARAMS(CUpti_PmSampling_DecodeData_Params);
         decode.pPmSamplingObject = object_;
-        decode.pCounterDataImage = image_.data();
-        decode.counterDataImageSize = image_.size();
+        decode.pCounterDataImage = image.data();
+        decode.counterDataImageSize = image.size();
         const auto begun = Clock::now();
         const CUptiResult r = api_.cuptiPmSamplingDecodeData(&decode);
         statistics_.decodeNs += Since(begun);
@@ -246,11 +280,43 @@ Outcome Sampler::Drain() {
             overflowed_ = true;
             ++statistics_.overflows;
         }
-        if (decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) ++statistics_.fullImages;
-        if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_OUT_OF_MEMORY) return api_.Failure("cuptiPmSamplingDecodeData", r);
-        if (Outcome o = TakeCompleted(); !o.ok()) return o;
-        if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) return Outcome::Ok();
+        const bool full = decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+        if (full) ++statistics_.fullImages;
+        if (r != CUPTI_SUCCESS && r != CUPTI_ERROR_OUT_OF_MEMORY) {
+            static_cast<void>(FinishPending());
+            return api_.Failure("cuptiPmSamplingDecodeData", r);
+        }
+        auto evaluation = std::make_unique<Evaluation>();
+        const Outcome collected = Collect(image, evaluation.get());
+        // The other image's evaluation, which ran while this one was decoded: its samples come first.
+        if (Outcome o = FinishPending(); !o.ok()) return o;
+        if (!collected.ok()) return collected;
+        if (!full) {
+            const Outcome evaluated = Evaluate(image, evaluation.get());
+            return Finish(evaluation.get(), evaluated);
+        }
+        // More to decode: this image is evaluated beside the decoding of the other, made (and initialised) once;
+        // on this thread where OPENGPA_PM_EVALUATE_BESIDE=0 (to compare the two).
+        if (!evaluateBeside_) {
+            const Outcome evaluated = Evaluate(image, evaluation.get());
+            if (Outcome o = Finish(evaluation.get(), evaluated); !o.ok()) return o;
+            continue;
+        }
+        std::vector<uint8_t>& other = images_[current_ ^ 1];
+        if (other.empty()) {
+            other.assign(image.size(), 0);
+            if (Outcome o = InitializeImage(other, &statistics_.initializeNs); !o.ok()) {
+                const Outcome evaluated = Evaluate(image, evaluation.get());
+                static_cast<void>(Finish(evaluation.get(), evaluated));
+                return o;
+            }
+        }
+        Evaluation* job = evaluation.get();
+        job->done = std::async(std::launch::async, [this, &image, job] { return Evaluate(image, job); });
+        pending_ = std::move(evaluation);
+        current_ ^= 1;
     }
+    static_cast<void>(FinishPending());
     return Fail(GPA_STATUS_ERROR_FAILED, "cuptiPmSamplingDecodeData kept saying the counter data image is full");
 }
 

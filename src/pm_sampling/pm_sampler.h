@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -79,16 +80,31 @@ public:
     uint64_t ToMonotonicNs(uint64_t sampleNs) const;
 
 private:
+    // An image's completed samples: their times and flags taken on the draining thread, their values evaluated
+    // there or on a thread of their own (Drain).
+    struct Evaluation {
+        std::vector<size_t> indices;  // in the image
+        std::vector<Sample> samples;
+        uint64_t evaluateNs = 0, initializeNs = 0, withheld = 0;
+        std::future<Outcome> done;    // when evaluated on a thread of its own
+    };
+
     Sampler(const cuda::CuptiApi& api) : api_(api) {}
     void ReadClocks();
-    Outcome InitializeImage();
-    Outcome TakeCompleted();  // evaluates the image's completed samples, then starts a fresh image
+    Outcome InitializeImage(std::vector<uint8_t>& image, uint64_t* ns);
+    Outcome Collect(const std::vector<uint8_t>& image, Evaluation* evaluation);  // the completed samples' times, flags
+    Outcome Evaluate(std::vector<uint8_t>& image, Evaluation* evaluation);       // their values; a fresh image after
+    Outcome Finish(Evaluation* evaluation, const Outcome& outcome);  // its statistics, then its samples, in order
+    Outcome FinishPending();  // waits for the image evaluated beside the decoding, if any
 
     const cuda::CuptiApi& api_;
     Plan plan_;
     std::unique_ptr<cuda::HostObject> host_;
     CUpti_PmSampling_Object* object_ = nullptr;
-    std::vector<uint8_t> image_;
+    std::vector<uint8_t> images_[2];  // decoded into in turn; the second made when a drain first fills the first
+    int current_ = 0;
+    std::unique_ptr<Evaluation> pending_;  // the other image's, evaluated beside the decoding of this one
+    bool evaluateBeside_ = true;           // OPENGPA_PM_EVALUATE_BESIDE=0: every image on the draining thread
     bool running_ = false;
     bool overflowed_ = false;  // the next sample taken follows lost ones
     bool first_ = true;        // the next sample taken is the session's first
