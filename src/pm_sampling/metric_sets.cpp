@@ -37,6 +37,11 @@ const std::vector<std::string>& SmThroughputMetrics() {
     return metrics;
 }
 
+const std::vector<LargestOfParts>& WindowDerivedMetrics() {
+    static const std::vector<LargestOfParts> derived = {{"sm__throughput (largest part)", SmThroughputMetrics()}};
+    return derived;
+}
+
 const std::vector<std::string>* MetricSetNamed(std::string_view name) {
     for (const auto& [setName, set] : kSets) {
         if (name == setName) return &set();

@@ -20,6 +20,16 @@ const std::vector<std::string>& DefaultMetrics();
 // (docs/pm_sampling.md). Not in the default set: a sample of these costs about twice the default set's decoding.
 const std::vector<std::string>& SmThroughputMetrics();
 
+// A value made from sampled metrics over a window as ncu makes its throughputs: the largest of its parts' window
+// values. The report shows it per kernel, beside its parts, where the file has every part.
+struct LargestOfParts {
+    std::string name;                // as the report heads its column
+    std::vector<std::string> parts;  // metric names
+};
+// "sm__throughput (largest part)": SmThroughputMetrics()'s. Per kernel, this is ncu's definition of sm__throughput
+// applied to the parts one pass samples.
+const std::vector<LargestOfParts>& WindowDerivedMetrics();
+
 // The set of that name, or nullptr. Metric names always hold "__", set names never.
 const std::vector<std::string>* MetricSetNamed(std::string_view name);
 

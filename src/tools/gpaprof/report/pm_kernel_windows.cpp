@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "pm_sampling/metric_sets.h"
+
 namespace gpaprof::report {
 namespace {
 
@@ -25,6 +27,36 @@ std::string DeviceName(const KernelTimestamp& entry, const std::vector<DeviceHea
     return entry.agentName;
 }
 
+// The derived metrics whose parts are all integrated metrics of the file, after them.
+void AddDerived(std::vector<PmWindowMetric>* metrics) {
+    for (const gpa::pm_sampling::LargestOfParts& derived : gpa::pm_sampling::WindowDerivedMetrics()) {
+        PmWindowMetric metric{0, derived.name, false, true, {}};
+        for (const std::string& part : derived.parts) {
+            const auto found = std::find_if(metrics->begin(), metrics->end(), [&](const PmWindowMetric& m) {
+                return m.largestOf.empty() && m.metric == part;
+            });
+            if (found == metrics->end()) break;
+            metric.largestOf.push_back(static_cast<size_t>(found - metrics->begin()));
+            metric.percent = metric.percent && found->percent;
+        }
+        if (metric.largestOf.size() == derived.parts.size()) metrics->push_back(std::move(metric));
+    }
+}
+
+// A derived metric's value: the largest of its parts', NA (saying which part) where one is NA.
+void Derive(const std::vector<PmWindowMetric>& metrics, size_t m, PmKernelWindow* kernel) {
+    std::optional<double> largest;
+    for (const size_t part : metrics[m].largestOf) {
+        if (!kernel->values[part]) {
+            kernel->values[m] = std::nullopt;
+            kernel->valueWhy[m] = metrics[part].metric + " is NA";
+            return;
+        }
+        largest = std::max(largest.value_or(*kernel->values[part]), *kernel->values[part]);
+    }
+    kernel->values[m] = largest;
+}
+
 void Integrate(const PmSamplingFile& file, const std::vector<PmWindowMetric>& metrics, PmKernelWindow* kernel) {
     kernel->values.assign(metrics.size(), std::nullopt);
     kernel->valueWhy.assign(metrics.size(), std::string());
@@ -34,8 +66,11 @@ void Integrate(const PmSamplingFile& file, const std::vector<PmWindowMetric>& me
         kernel->why = "device " + std::to_string(kernel->deviceIndex) + " was not sampled";
         return;
     }
+    // The file's metrics are integrated; the derived ones, after them, are made from those.
+    const size_t integrated = static_cast<size_t>(std::count_if(
+        metrics.begin(), metrics.end(), [](const PmWindowMetric& m) { return m.largestOf.empty(); }));
     std::vector<std::string> names;
-    for (const PmWindowMetric& metric : metrics) names.push_back(metric.metric);
+    for (size_t m = 0; m < integrated; ++m) names.push_back(metrics[m].metric);
     std::vector<WindowSample> samples;
     for (const PmSample& row : file.rows) {
         if (row.device != kernel->deviceIndex) continue;
@@ -48,8 +83,9 @@ void Integrate(const PmSamplingFile& file, const std::vector<PmWindowMetric>& me
         }
         if (row.replay) continue;
         WindowSample sample{row.startNs, row.endNs, row.droppedBefore, {}};
-        for (const PmWindowMetric& metric : metrics) {
-            sample.values.push_back(metric.column < row.values.size() ? row.values[metric.column] : std::nullopt);
+        for (size_t m = 0; m < integrated; ++m) {
+            const size_t column = metrics[m].column;
+            sample.values.push_back(column < row.values.size() ? row.values[column] : std::nullopt);
         }
         samples.push_back(std::move(sample));
     }
@@ -57,12 +93,13 @@ void Integrate(const PmSamplingFile& file, const std::vector<PmWindowMetric>& me
         gpa::pm_sampling::IntegrateWindow(names, samples, kernel->startNs, kernel->endNs, file.intervalNs);
     kernel->quality = result.quality;
     kernel->why = result.why;
-    kernel->valueWhy = result.valueWhy;
+    for (size_t m = 0; m < integrated && m < result.valueWhy.size(); ++m) kernel->valueWhy[m] = result.valueWhy[m];
     const double seconds = static_cast<double>(kernel->duration()) * 1e-9;
-    for (size_t m = 0; m < metrics.size(); ++m) {
+    for (size_t m = 0; m < integrated; ++m) {
         if (!result.values[m]) continue;
         kernel->values[m] = metrics[m].rate ? *result.values[m] / seconds : *result.values[m];
     }
+    for (size_t m = integrated; m < metrics.size(); ++m) Derive(metrics, m, kernel);
 }
 
 }  // namespace
@@ -100,8 +137,9 @@ std::optional<PmKernelWindows> IntegrateKernelWindows(const AtpFile& atp, const 
             windows.notIntegrated.push_back(samples.metrics[m] + ": " + why);
             continue;
         }
-        windows.metrics.push_back({m, samples.metrics[m], how == Integration::Sum, IsPercentMetric(samples.metrics[m])});
+        windows.metrics.push_back({m, samples.metrics[m], how == Integration::Sum, IsPercentMetric(samples.metrics[m]), {}});
     }
+    AddDerived(&windows.metrics);
     std::stable_sort(kernels.begin(), kernels.end(), [](const PmKernelWindow& a, const PmKernelWindow& b) {
         if (a.duration() != b.duration()) return a.duration() > b.duration();
         return a.startNs < b.startNs;

@@ -18,12 +18,14 @@
 
 namespace gpaprof::report {
 
-// A metric of the file that can be integrated (IntegrationOf is not None).
+// A metric of the file that can be integrated (IntegrationOf is not None), or one derived from such metrics
+// (pm_sampling::WindowDerivedMetrics: the largest of its parts' window values).
 struct PmWindowMetric {
-    size_t column = 0;    // index in PmSamplingFile::metrics
+    size_t column = 0;    // index in PmSamplingFile::metrics; for a derived one, unused
     std::string metric;
     bool rate = false;    // a Sum metric: shown as its count over the window's length, per second
     bool percent = false;  // IsPercentMetric
+    std::vector<size_t> largestOf;  // a derived metric: the indices in PmKernelWindows::metrics of its parts
 };
 
 struct PmKernelWindow {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "html_check.h"
+#include "pm_sampling/metric_sets.h"
 #include "report_fixture.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/report/html_report.h"
@@ -133,6 +134,52 @@ TEST(PmKernelWindows, KeepsTheLongestKernelsAndCountsTheOthers) {
     const std::string text = WritePmKernelWindowsText(*windows, 1000);
     EXPECT_NE(text.find("(the 2 longest of 5 kernels)"), std::string::npos) << text;
     EXPECT_NE(text.find("  and 3 other kernels, shorter, not shown\n"), std::string::npos) << text;
+}
+
+// sm-throughput's three parts (docs/pm_sampling.md) make a column "sm__throughput (largest part)": per kernel, the
+// largest of the parts' window means (ncu's definition), not the mean of each sample's largest. In "whole"
+// ([1000,5000)) the triage part reads 10 % then 30 % (mean 20 %), the MIO reads 25 % then 5 % (mean 15 %): 20 %,
+// where the samples' largest would average 27.5 %. An NA part makes it NA, saying which.
+TEST(PmKernelWindows, SmThroughputIsTheLargestOfItsPartsWindowMeans) {
+    const std::vector<std::string>& parts = gpa::pm_sampling::SmThroughputMetrics();
+    PmSamplingFile file;
+    file.session = FixtureSession();
+    file.session.devices.clear();
+    file.intervalNs = 1000;
+    file.devices = {{0, "NVIDIA H100", "GH100"}};
+    file.metrics = {parts[0], parts[1], parts[2], kDram};
+    for (uint64_t i = 0; i < 10; ++i) {
+        const bool early = i < 3;
+        std::optional<double> write = 1.0;
+        if (i >= 6) write = std::nullopt;  // "late" [6000,9000): a withheld reading
+        file.rows.push_back({0, 1000 * i, 1000 * i + 1000, false, false,
+                             {early ? 10.0 : 30.0, early ? 25.0 : 5.0, write, 100.0}});
+    }
+    AtpFile trace = Trace();
+    trace.parts[0].kernelTimestamps = {Stamp("whole", 1000, 5000), Stamp("late", 6000, 9000)};
+    const std::optional<PmKernelWindows> windows = IntegrateKernelWindows(trace, file);
+    ASSERT_TRUE(windows);
+    ASSERT_EQ(windows->metrics.size(), 5u);
+    const PmWindowMetric& derived = windows->metrics[4];
+    EXPECT_EQ(derived.metric, "sm__throughput (largest part)");
+    EXPECT_TRUE(derived.percent);
+    EXPECT_EQ(derived.largestOf, (std::vector<size_t>{0, 1, 2}));
+    const PmKernelWindow& whole = Find(*windows, "whole");
+    EXPECT_EQ(whole.quality, WindowQuality::Measured) << whole.why;
+    EXPECT_DOUBLE_EQ(*whole.values[0], 20.0);
+    EXPECT_DOUBLE_EQ(*whole.values[1], 15.0);
+    EXPECT_DOUBLE_EQ(*whole.values[4], 20.0);
+    const PmKernelWindow& late = Find(*windows, "late");
+    EXPECT_FALSE(late.values[2]);
+    EXPECT_FALSE(late.values[4]);
+    EXPECT_EQ(late.valueWhy[4], parts[2] + " is NA");
+    EXPECT_NE(WritePmKernelWindowsText(*windows, 0).find("sm__throughput (largest part)"), std::string::npos);
+
+    // Without every part, no such column.
+    file.metrics[1] = "sm__cycles_active.avg.pct_of_peak_sustained_elapsed";
+    const std::optional<PmKernelWindows> partial = IntegrateKernelWindows(trace, file);
+    ASSERT_TRUE(partial);
+    EXPECT_EQ(partial->metrics.size(), 4u);
 }
 
 TEST(PmKernelWindows, NoneWithoutKernelTimestamps) {
