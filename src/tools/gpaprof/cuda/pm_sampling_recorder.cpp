@@ -8,6 +8,7 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "backends/cuda/cupti_loader.h"
+#include "tools/gpaprof/cuda/cuda_part.h"  // Internal
 #include "tools/gpaprof/spool/spool_records.h"
 
 namespace gpaprof::cuda {
@@ -55,6 +56,9 @@ void PmSamplingRecorder::UseDevice(uint32_t ordinal) {
 }
 
 void PmSamplingRecorder::Run() {
+    // Every CUDA call of this thread (the sampler's start: cuDeviceGet, cuDeviceGetName) is gpaprof's own, not the
+    // application's: without this, --pm-sampling added two calls to the trace on a thread the application never had.
+    const injection::Internal internal;
     std::unique_lock<std::mutex> lock(mutex_);
     while (!finishing_) {
         wake_.wait_for(lock, DrainPeriod(intervalNs_), [this] { return finishing_ || !pending_.empty(); });

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,30 @@ TEST_F(GpaprofCuda, PmSamplesShowAlternatingPhasesWhereTheTraceHasThem) {
         EXPECT_LE(std::llabs(startError), reach) << "phase " << i << " starts in the samples away from the trace";
         EXPECT_LE(std::llabs(endError), reach) << "phase " << i << " ends in the samples away from the trace";
     }
+}
+
+// The sampler's thread makes CUDA calls of its own (the device's name): none of them is the application's. The trace
+// of a run with --pm-sampling has the same calls, in number and by name, as one without (a defect of 2026-11-28:
+// two calls more, on a thread the application never had).
+TEST_F(GpaprofCuda, PmSamplingAddsNoCallsToTheTrace) {
+    std::map<std::string, size_t> counts[2];
+    size_t threads[2] = {0, 0};
+    for (int withSamples = 0; withSamples < 2; ++withSamples) {
+        const std::string out = withSamples ? "pm_calls_sampled" : "pm_calls_traced";
+        std::vector<std::string> options = {"-t", "-o", out};
+        if (withSamples) options.insert(options.begin(), "--pm-sampling");
+        const Outcome run = Profile(options, {App("pm_phases"), "--pairs", "1"});
+        ASSERT_EQ(run.exitCode, 0) << run.err;
+        const AtpFile atp = ReadAtp(out + ".atp");
+        const ApiTracePart* cuda = CudaPart(atp);
+        ASSERT_NE(cuda, nullptr);
+        threads[withSamples] = cuda->threads.size();
+        for (const auto& thread : cuda->threads) {
+            for (const ApiCall& call : thread.entries) ++counts[withSamples][call.name];
+        }
+    }
+    EXPECT_EQ(counts[1], counts[0]) << "calls by name differ with --pm-sampling";
+    EXPECT_EQ(threads[1], threads[0]);
 }
 
 // --pm-sampling alone: no trace, no counters, only the samples.
