@@ -57,6 +57,16 @@ summary=$OUT/summary.txt
 touch "$summary"
 
 record() { printf '%-34s %s\n' "$1" "$2" | tee -a "$summary"; }
+# build_for_bench DIR TARGET...: configures the build directory if the build part has not, builds the targets (log in
+# DIR/build.log); on failure, its errors go to the summary.
+build_for_bench() {
+  local dir=$1
+  shift
+  { [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; } \
+    > "$dir/build.log" 2>&1 && cmake --build "$build" -j "$(nproc)" --target "$@" >> "$dir/build.log" 2>&1 && return 0
+  grep -E "error|FAILED" "$dir/build.log" | head -20 | tee -a "$summary"
+  return 1
+}
 pack() {  # pack PART: folds $OUT/PART into $OUT/PART.tar.gz
   [ -d "$OUT/$1" ] && tar -C "$OUT" -czf "$OUT/$1.tar.gz" "$1" && rm -rf "${OUT:?}/$1"
 }
@@ -129,14 +139,9 @@ for part in $parts; do
       ;;
     pm-bench)
       # PM sampling against ncu: builds what the script runs, then runs it; its files (less nsys's reports) come back.
-      { [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; } \
-        > "$dir/build.log" 2>&1 &&
-        cmake --build "$build" -j "$(nproc)" --target gpaprof gpaprof_cuda_injection gpaprof_cuda_app_known_dram_writes \
-          >> "$dir/build.log" 2>&1
+      build_for_bench "$dir" gpaprof gpaprof_cuda_injection gpaprof_cuda_app_known_dram_writes
       rc=$?
-      if [ $rc -ne 0 ]; then
-        grep -E "error|FAILED" "$dir/build.log" | head -20 | tee -a "$summary"
-      else
+      if [ $rc -eq 0 ]; then
         mkdir -p "$dir/files"
         # shellcheck disable=SC2086
         env BUILD="$(cd "$build" && pwd)" BENCH_TMP="$dir/files" ${PM_BENCH_ENV:-} timeout "${PM_BENCH_LIMIT:-500}" \
@@ -147,14 +152,9 @@ for part in $parts; do
       fi
       ;;
     pm-sm)
-      { [ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=OFF; } \
-        > "$dir/build.log" 2>&1 &&
-        cmake --build "$build" -j "$(nproc)" --target gpaprof gpaprof_cuda_injection gpaprof_cuda_app_pm_phases gpaprof_cuda_app_cublas_gemm \
-          >> "$dir/build.log" 2>&1
+      build_for_bench "$dir" gpaprof gpaprof_cuda_injection gpaprof_cuda_app_pm_phases gpaprof_cuda_app_cublas_gemm
       rc=$?
-      if [ $rc -ne 0 ]; then
-        grep -E "error|FAILED" "$dir/build.log" | head -20 | tee -a "$summary"
-      else
+      if [ $rc -eq 0 ]; then
         mkdir -p "$dir/files"
         env BUILD="$(cd "$build" && pwd)" BENCH_TMP="$dir/files" timeout "${PM_BENCH_LIMIT:-500}" \
           bash bench/pm_sm_throughput_vs_ncu.sh > "$dir/bench.log" 2>&1
