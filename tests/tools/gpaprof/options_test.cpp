@@ -30,6 +30,10 @@ TEST(Options, RcprofNamesAndTheApplication) {
     EXPECT_EQ(options.separator, ';');
     EXPECT_EQ(options.maxApiCalls, 10u);
     EXPECT_EQ(options.command, (std::vector<std::string>{"./app", "-t", "x"}));
+    EXPECT_FALSE(options.cudaTraceAllApis) << "cuKernelGetName is left out unless asked for";
+    Options all;
+    ASSERT_TRUE(Parse({"-t", "--cuda-trace-all-apis", "./app"}, &all, &error)) << error;
+    EXPECT_TRUE(all.cudaTraceAllApis);
 }
 
 TEST(Options, BundledAttachedLongFormsAndCommandWithoutDashes) {

@@ -363,6 +363,7 @@ TEST(AgentConfig, SerializesAndParses) {
     config.forceSinglePass = true;
     config.forcePasses = 3;
     config.graphProfiling = "graph";
+    config.cudaTraceAllApis = true;
     config.progress = false;
     config.spoolDirectory = "/tmp/s";
     config.outputTemplate = "/tmp/out_%p";
@@ -375,7 +376,10 @@ TEST(AgentConfig, SerializesAndParses) {
     EXPECT_EQ(parsed->kernels, config.kernels);
     EXPECT_EQ(parsed->launchCount, 4u);
     EXPECT_EQ(parsed->graphProfiling, "graph");
+    EXPECT_TRUE(parsed->cudaTraceAllApis);
     EXPECT_NE(config.Serialize().find("\ngraphProfiling=graph\n"), std::string::npos);
+    EXPECT_FALSE(AgentConfig::Parse("spoolDir=/x\n", &error)->cudaTraceAllApis) << "absent: the default, not every call";
+    EXPECT_FALSE(AgentConfig::Parse("spoolDir=/x\ncudaTraceAllApis=yes\n", &error).has_value());
     // Absent (a config of an older gpaprof): node; anything but node or graph is refused.
     ASSERT_TRUE(AgentConfig::Parse("spoolDir=/x\n", &error).has_value());
     EXPECT_EQ(AgentConfig::Parse("spoolDir=/x\n", &error)->graphProfiling, "node");

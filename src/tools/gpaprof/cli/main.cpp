@@ -402,6 +402,7 @@ int Main(int argc, char** argv) {
         config.launchCount = options.launchCount;
         config.maxApiCalls = options.maxApiCalls;
         config.excludedApis = options.excludedApis;
+        config.cudaTraceAllApis = options.cudaTraceAllApis;
         config.startDisabled = options.startDisabled;
         config.startDelayMs = options.startDelayMs;
         config.durationMs = options.durationMs;

@@ -145,6 +145,8 @@ const std::vector<OptionSpec>& Specs() {
         {{"-p", "--perfcounter"}, false, [](Options& o, const std::string&, std::string*) { return o.counters = true; }},
         {{"-O", "--occupancy"}, false, [](Options& o, const std::string&, std::string*) { return o.occupancy = true; }},
         {{"-y", "--sym"}, false, [](Options& o, const std::string&, std::string*) { return o.sourceSymbols = true; }},
+        {{"--cuda-trace-all-apis"}, false,
+         [](Options& o, const std::string&, std::string*) { return o.cudaTraceAllApis = true; }},
         {{"-o", "--outputfile"}, true, [](Options& o, const std::string& v, std::string*) { o.output = v; return true; }},
         {{"-N", "--sessionname"}, true,
          [](Options& o, const std::string& v, std::string*) { o.sessionName = v; return true; }},
@@ -437,6 +439,12 @@ Trace (-t):
   -M, --maxapicalls <n>    At most n traced calls per thread (default 1000000).
   -y, --sym                Where each API call came from: function, file and line (needs debug info;
                            addr2line from binutils), else the symbol and offset.
+      --cuda-trace-all-apis
+                           Also trace cuKernelGetName. The CUDA runtime calls it before every kernel
+                           launch; listening to it costs each launch about 0.4 us (docs/benchmarks.md),
+                           so by default gpaprof does not, and an application's own calls of it are not
+                           in the trace (as with Nsight Systems, whose option of this name puts such
+                           calls back). Every other call is traced either way.
 
 When:
       --startdisabled      Record nothing until the application calls gpaprofResume() (see

@@ -27,6 +27,7 @@ struct Options {
     std::string apiFilterFile;           // -F
     std::vector<std::string> excludedApis;
     uint64_t maxApiCalls = 1000000;      // -M
+    bool cudaTraceAllApis = false;       // --cuda-trace-all-apis: also the calls left out by default (cuKernelGetName)
     bool startDisabled = false;          // --startdisabled
     uint64_t startDelayMs = 0;           // -d
     uint64_t durationMs = 0;             // -D

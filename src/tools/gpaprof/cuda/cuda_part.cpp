@@ -159,6 +159,17 @@ bool CudaPart::Initialize(std::string* problem) {
             return false;
         }
     }
+    // The CUDA runtime asks the driver for the kernel's name (cuKernelGetName) before every launch, outside any
+    // runtime call: a pair of callbacks a launch that records nothing. Left unsubscribed from the start unless
+    // every call is wanted (--cuda-trace-all-apis). Never switched off later: a thread inside the call then kept its
+    // correlation id for all its later kernels (docs/gpaprof.md, 2026-11-27).
+    if (apiCallbacks && !config.cudaTraceAllApis) {
+        result = api_->cuptiEnableCallback(0, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiEnableCallback failed: " + api_->Describe(result);
+            return false;
+        }
+    }
     // Of the resource domain only what gpaprof uses: the whole domain also calls back once per kernel launch
     // (about 0.6 us of CUPTI's per launch on an H100, docs/benchmarks.md).
     for (CUpti_CallbackId resource : {CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,

@@ -31,6 +31,7 @@ std::string AgentConfig::Serialize() const {
     if (launchCount) Put(&text, "launchCount", *launchCount);
     Put(&text, "maxApiCalls", maxApiCalls);
     for (const std::string& name : excludedApis) Put(&text, "excludeApi", name);
+    Put(&text, "cudaTraceAllApis", cudaTraceAllApis);
     Put(&text, "startDisabled", startDisabled);
     Put(&text, "startDelayMs", startDelayMs);
     Put(&text, "durationMs", durationMs);
@@ -86,6 +87,7 @@ std::optional<AgentConfig> AgentConfig::Parse(const std::string& text, std::stri
             config.launchCount = scratch;
         } else if (key == "maxApiCalls") good = number(&config.maxApiCalls);
         else if (key == "excludeApi") config.excludedApis.push_back(value);
+        else if (key == "cudaTraceAllApis") good = flag(&config.cudaTraceAllApis);
         else if (key == "startDisabled") good = flag(&config.startDisabled);
         else if (key == "startDelayMs") good = number(&config.startDelayMs);
         else if (key == "durationMs") good = number(&config.durationMs);

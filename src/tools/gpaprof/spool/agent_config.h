@@ -25,6 +25,9 @@ struct AgentConfig {
     std::optional<uint64_t> launchCount;
     uint64_t maxApiCalls = 1000000;      // per thread and API
     std::vector<std::string> excludedApis;
+    // --cuda-trace-all-apis: the CUDA part also listens to cuKernelGetName, which the runtime calls before
+    // every launch (left out by default: docs/benchmarks.md, launch-bound tracing).
+    bool cudaTraceAllApis = false;
     bool startDisabled = false;
     uint64_t startDelayMs = 0;
     uint64_t durationMs = 0;             // 0: no limit

@@ -119,11 +119,15 @@ TEST_F(GpaprofCuda, TracesRuntimeAndDriverCallsKernelsCopiesMarkersAndCallers) {
 // the application, none of the runtime's, and every kernel with its launch. (gpaprof once stopped listening to that
 // function mid-run: when that landed between a call's entry and its exit, every later call of the thread was taken
 // for a nested one, and, on an H100, every later kernel of the thread carried that call's correlation id.)
+// By default gpaprof does not listen to cuKernelGetName at all (run 0); --cuda-trace-all-apis listens, and the runtime's
+// calls must then be told apart from the application's over the whole loop (runs 1 and 2).
 TEST_F(GpaprofCuda, EveryCallIsTracedOverALongLoopOfRuntimeLaunches) {
     constexpr size_t kIterations = 100;  // 2 runtime launches and 1 driver launch each
     for (int run = 0; run < 3; ++run) {
         SCOPED_TRACE("run " + std::to_string(run));
-        const Outcome outcome = Profile({"-t", "-o", "long_loop"}, {App("runtime_kernels"), "--iterations", std::to_string(kIterations)},
+        std::vector<std::string> options = {"-t", "-o", "long_loop"};
+        if (run > 0) options.push_back("--cuda-trace-all-apis");
+        const Outcome outcome = Profile(options, {App("runtime_kernels"), "--iterations", std::to_string(kIterations)},
                                         {{"GPAPROF_CUDA_STATS", "1"}});
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
         EXPECT_NE(outcome.err.find("kernel records without their launch: 0 "), std::string::npos) << outcome.err;
@@ -134,6 +138,25 @@ TEST_F(GpaprofCuda, EveryCallIsTracedOverALongLoopOfRuntimeLaunches) {
         EXPECT_EQ(Calls(*cuda, "cuLaunchKernel").size(), kIterations);
         EXPECT_EQ(Calls(*cuda, "cuKernelGetName").size(), 0u);
         EXPECT_EQ(cuda->kernelTimestamps.size(), 3 * kIterations);
+    }
+}
+
+// cuKernelGetName, which the runtime calls before every launch, is left out by default, the application's own call
+// too; --cuda-trace-all-apis traces the application's call and still none of the runtime's.
+TEST_F(GpaprofCuda, ApplicationsKernelNameQueryIsTracedOnlyWithAllApis) {
+    for (const bool all : {false, true}) {
+        SCOPED_TRACE(all ? "--cuda-trace-all-apis" : "default");
+        std::vector<std::string> options = {"-t", "-o", "name_query"};
+        if (all) options.push_back("--cuda-trace-all-apis");
+        const Outcome outcome = Profile(options, {App("runtime_kernels"), "--iterations", "3", "--name-query"});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+        const AtpFile atp = ReadAtp("name_query.atp");
+        const ApiTracePart* cuda = CudaPart(atp);
+        ASSERT_NE(cuda, nullptr);
+        EXPECT_EQ(Calls(*cuda, "cudaGetKernel").size(), 1u);
+        EXPECT_EQ(Calls(*cuda, "cuKernelGetName").size(), all ? 1u : 0u) << "the application's one call, none of the runtime's";
+        EXPECT_EQ(Calls(*cuda, "cudaLaunchKernel").size(), 6u);
+        EXPECT_EQ(cuda->kernelTimestamps.size(), 9u);
     }
 }
 

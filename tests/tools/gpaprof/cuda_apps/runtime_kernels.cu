@@ -1,14 +1,17 @@
 // gpaprof's main CUDA test program: runtime API calls, kernels with known resources and work, a launch
 // through the driver API, copies and sets, NVTX ranges and gpaprof's own markers, and a chosen exit code.
 //
-//   runtime_kernels [--iterations N] [--exit-code C] [--probe]
+//   runtime_kernels [--iterations N] [--exit-code C] [--name-query] [--probe]
 //
 // Per iteration: saxpy<<<4096, 256>>> (runtime), block_sum<<<512, 256, 1 KiB dynamic>>> (static and dynamic
 // shared memory), saxpy again through cuLaunchKernel (driver API). Every result is checked on the host.
+// --name-query: before the loop the application asks the driver for saxpy's name itself (cuKernelGetName, which
+// the runtime also calls before every launch).
 #include <cuda.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "app_common.cuh"
@@ -60,6 +63,16 @@ int main(int argc, char** argv) {
 
     CUfunction saxpyFunction = nullptr;
     CHECK(cudaGetFuncBySymbol(&saxpyFunction, reinterpret_cast<const void*>(&saxpy)));
+    if (HasArgument(argc, argv, "--name-query")) {
+        cudaKernel_t kernel = nullptr;
+        CHECK(cudaGetKernel(&kernel, reinterpret_cast<const void*>(&saxpy)));
+        const char* name = nullptr;
+        if (cuKernelGetName(&name, reinterpret_cast<CUkernel>(kernel)) != CUDA_SUCCESS || !name ||
+            std::strstr(name, "saxpy") == nullptr) {
+            std::fprintf(stderr, "cuKernelGetName did not name saxpy\n");
+            return 2;
+        }
+    }
 
     const float a = 2.0f;
     gpaprofBeginMarker("all iterations", "runtime_kernels");
