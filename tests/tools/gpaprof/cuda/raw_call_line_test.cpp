@@ -210,6 +210,37 @@ TEST(RawCallLines, HeaderIsHexOfLittleEndianFields) {
     EXPECT_EQ(line, "B" + HeaderHex(0x1234, 7, raw.apiType, -2, 1000, 0) + "\n");
 }
 
+// The parameter bytes as two lowercase digits each, for every byte value and for lengths that end inside and on the
+// encoder's 16-byte blocks (header and parameters are encoded as one run).
+TEST(RawCallLines, ParameterBytesAreHexForEveryValueAndLength) {
+    std::vector<unsigned char> params(300);
+    for (size_t i = 0; i < params.size(); ++i) params[i] = static_cast<unsigned char>((i * 37 + 11) % 256);
+    for (size_t i = 0; i < 256; ++i) params[i] = static_cast<unsigned char>(255 - i);  // every value once
+    for (size_t size : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{15}, size_t{16}, size_t{24}, size_t{40},
+                        size_t{48}, size_t{63}, size_t{256}, size_t{300}}) {
+        SCOPED_TRACE("size " + std::to_string(size));
+        RawCallFields raw;
+        raw.threadId = 0xfedcba9876543210ull;
+        raw.index = 42;
+        raw.apiType = 9;
+        raw.returnCode = 0;
+        raw.start = 5;
+        raw.end = 6;
+        raw.params = params.data();
+        raw.paramsSize = size;
+        std::string expected = "B" + HeaderHex(0xfedcba9876543210ull, 42, 9, 0, 5, 1);
+        char pair[3];
+        for (size_t i = 0; i < size; ++i) {
+            std::snprintf(pair, sizeof pair, "%02x", params[i]);
+            expected += pair;
+        }
+        expected += "\n";
+        std::string line;
+        EncodeRawCallLine(raw, &line);
+        EXPECT_EQ(line, expected);
+    }
+}
+
 TEST(RawCallLines, LinesThatAreNotRawCallsSayWhy) {
     std::string line, error;
     EXPECT_FALSE(ExpandRawCallLine("A\tcuda\t1", &line, &error));
