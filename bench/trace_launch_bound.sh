@@ -10,8 +10,8 @@
 #   LAUNCHES (50000), ELEMENTS (65536), ROUNDS (7), WARMUP (100), PIN ("taskset -c 2-5" on machines of 8 cores
 #   or more; PIN= runs unpinned), NSYS (path of nsys; found on the PATH or under /opt/nvidia otherwise),
 #   BASE_GPAPROF (a second gpaprof, e.g. of an earlier commit: a "gpaprof-base" row, for A/B comparisons in one
-#   run), GPAPROF_VARIANTS ("name:VAR=value,VAR=value ..." : a "gpaprof:name" row each, gpaprof -t with that
-#   environment), FLOORS (more feature sets of bench/cupti_trace_floor, space-separated: a "floor:<set>" row each),
+#   run), GPAPROF_VARIANTS ("name:VAR=value,--option ..." : a "gpaprof:name" row each, gpaprof -t with that
+#   environment and those options), FLOORS (more feature sets of bench/cupti_trace_floor, space-separated: a "floor:<set>" row each),
 #   CONTENDERS (names of the rows to run, space-separated; default all). Rows "nsys" (Nsight Systems' defaults) and
 #   "nsys-all" (--cuda-trace-all-apis=true, where nsys has it: every call, as gpaprof records); each nsys row's last
 #   report's API calls are counted at the end.
@@ -42,8 +42,13 @@ for floor in ${FLOORS:-}; do
   contenders+=("floor:$floor|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti $floor")
 done
 for variant in ${GPAPROF_VARIANTS:-}; do
-  contenders+=("gpaprof:${variant%%:*}|alone|env ${variant#*:} $GPAPROF -t --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
-  contenders[-1]=${contenders[-1]//,/ }
+  # Items starting with "-" are gpaprof's options, the others the environment.
+  variant_env=() variant_args=()
+  IFS=',' read -r -a items <<< "${variant#*:}"
+  for item in "${items[@]}"; do
+    case $item in -*) variant_args+=("$item") ;; ?*) variant_env+=("$item") ;; esac
+  done
+  contenders+=("gpaprof:${variant%%:*}|alone|env ${variant_env[*]} $GPAPROF -t ${variant_args[*]} --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
 done
 if [ -n "${BASE_GPAPROF:-}" ]; then
   contenders+=("gpaprof-base|alone|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
@@ -114,6 +119,13 @@ for entry in "${contenders[@]}"; do
   best=$(ratio "$(fastest ${loops[$name]})" "$(fastest ${loops[$reference]:-$m})")
   printf '%-16s %12.4f %11.3f %10.3f %8.3f %8.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
     "$(ratio "$m" "$r")" "$best" "$(paired "$name" "$reference")" "$reference" "${loops[$name]}"
+done
+# Issue 34's comparison: each gpaprof row against each nsys row, round by round (the median of the rounds' ratios).
+for name in "${!loops[@]}"; do
+  case $name in gpaprof | gpaprof:* | gpaprof-base) ;; *) continue ;; esac
+  for peer in nsys nsys-all; do
+    [ -n "${loops[$peer]:-}" ] && echo "   ($name / $peer, paired by round: $(paired "$name" "$peer"))"
+  done
 done
 for name in "${!calls[@]}"; do
   # shellcheck disable=SC2086
