@@ -125,14 +125,21 @@ void ExitHook() {
     if (Agent* agent = Agent::Get()) agent->ProcessExiting();
 }
 
-// libgpaprof_exit.so is preloaded by gpaprof; where it is not there, atexit alone finalizes.
+void ExecHook() {
+    if (Agent* agent = Agent::Get()) agent->BeforeExec();
+}
+
+// libgpaprof_exit.so is preloaded by gpaprof; where it is not there, atexit alone finalizes (and nothing runs
+// before an exec).
 void RegisterExitHook() {
     using SetHook = void (*)(void (*)());
-    void* symbol = dlsym(RTLD_DEFAULT, "gpaprofExitSetHook");
-    if (!symbol) return;
-    SetHook setHook = nullptr;
-    std::memcpy(&setHook, &symbol, sizeof setHook);
-    setHook(&ExitHook);
+    for (const auto& [name, hook] : {std::pair{"gpaprofExitSetHook", &ExitHook}, std::pair{"gpaprofExecSetHook", &ExecHook}}) {
+        void* symbol = dlsym(RTLD_DEFAULT, name);
+        if (!symbol) continue;
+        SetHook setHook = nullptr;
+        std::memcpy(&setHook, &symbol, sizeof setHook);
+        setHook(hook);
+    }
 }
 
 void ChildAfterFork() {
@@ -486,6 +493,17 @@ void Agent::RunFinalizers() {
     running = false;
 }
 
+void Agent::AddBeforeExec(std::function<void()> work) {
+    std::lock_guard<std::recursive_mutex> lock(finalizerMutex_);
+    beforeExec_.push_back(std::move(work));
+}
+
+void Agent::BeforeExec() {
+    if (getpid() != pid_.load()) return;  // a vfork child: its parent's memory, its parent's work
+    std::lock_guard<std::recursive_mutex> lock(finalizerMutex_);
+    for (const std::function<void()>& work : beforeExec_) work();
+}
+
 void Agent::ProcessExiting() {
     if (getpid() != pid_.load()) return;
     RunFinalizers();
@@ -501,6 +519,7 @@ void Agent::AfterForkInChild() {
     new (&skippedMutex_) std::mutex();
     g_forkGeneration.fetch_add(1);
     finalizers_.clear();  // the parent's device work is not this process's
+    beforeExec_.clear();
     spool_.ForgetAfterFork();
     g_signalRecorded = false;
     // A child that calls exec() right away records nothing and leaves no spool; one that goes on

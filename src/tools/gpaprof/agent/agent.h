@@ -97,6 +97,11 @@ public:
     // last, so a finalizer must be cheap when nothing is pending.
     void AddFinalizer(std::function<void()> finalizer);
     void RunFinalizers();
+    // Work to do before the process image is replaced by exec (write what is kept in memory for a while; the
+    // process may go on when the exec fails). From the exec hooks of libgpaprof_exit.so; not in a vfork child, and
+    // not in a forked child for its parent's parts (they are forgotten at fork, as finalizers are).
+    void AddBeforeExec(std::function<void()> work);
+    void BeforeExec();
     // From the exit hooks: runs the finalizers and records the exit (a vfork child, which shares this
     // process's memory, does nothing).
     void ProcessExiting();
@@ -123,6 +128,7 @@ private:
     std::unordered_map<std::string, bool> filterCache_;
     std::recursive_mutex finalizerMutex_;  // a finalizer may end the process (exit in a finalizer's CUDA call)
     std::vector<std::function<void()>> finalizers_;
+    std::vector<std::function<void()>> beforeExec_;  // under finalizerMutex_
     std::atomic<int> pid_{0};  // of this process: a vfork child has another but this memory
     std::mutex progressMutex_;
     uint64_t lastProgressNs_ = 0;

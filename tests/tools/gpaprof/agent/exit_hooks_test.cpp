@@ -69,6 +69,24 @@ TEST_F(ExitHooks, NothingChangesUntilAHookIsRegistered) {
     EXPECT_EQ(quick.out, "main\nat_quick_exit\n");
 }
 
+// Every exec function runs the exec hook before the new program starts (and not the exit hook: the process goes
+// on); where the exec fails, the process goes on and ends as usual.
+TEST_F(ExitHooks, ExecHookRunsBeforeEveryExecFunction) {
+    for (const std::string way : {"execv", "execvp", "execve", "execvpe", "execl", "execlp", "execle"}) {
+        SCOPED_TRACE(way);
+        const testing::Outcome run = Run({way, "--register"}, true);
+        EXPECT_EQ(run.exitCode, 6) << run.err;
+        EXPECT_EQ(run.out, "main\nexec hook\nmain\nthread_local destroyed\natexit\nstatic destroyed\n");
+    }
+    const testing::Outcome failed = Run({"exec-fails", "--register"}, true);
+    EXPECT_EQ(failed.exitCode, 7) << failed.err;
+    EXPECT_EQ(failed.out, "main\nexec hook\nexec returned\nhook\nthread_local destroyed\natexit\nstatic destroyed\n");
+    // Without a hook registered, exec is exec.
+    const testing::Outcome plain = Run({"execl"}, true);
+    EXPECT_EQ(plain.exitCode, 6) << plain.err;
+    EXPECT_EQ(plain.out, "main\nmain\nthread_local destroyed\natexit\nstatic destroyed\n");
+}
+
 TEST_F(ExitHooks, RegisteringNeedsThePreload) {
     const testing::Outcome run = Run({"return", "--register"}, false);
     EXPECT_EQ(run.exitCode, 3);
