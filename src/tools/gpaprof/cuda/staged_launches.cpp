@@ -24,6 +24,15 @@ StagedLaunches::~StagedLaunches() = default;
 
 void StagedLaunches::Stage(const StagedLaunch& launch) {
     ThreadStage& stage = CurrentStage();
+    if (!stage.shared && !stage.pending.load(std::memory_order_acquire)) {
+        const uint64_t tail = stage.tail.load(std::memory_order_relaxed);
+        if (tail - stage.cachedHead >= kRingSlots) stage.cachedHead = stage.head.load(std::memory_order_acquire);
+        if (tail - stage.cachedHead < kRingSlots) {
+            stage.ring[tail % kRingSlots] = launch;
+            stage.tail.store(tail + 1, std::memory_order_release);
+            return;
+        }
+    }
     std::lock_guard<std::mutex> lock(stage.mutex);
     stage.launches.push_back(launch);
     stage.pending.store(true, std::memory_order_release);
@@ -44,9 +53,11 @@ StagedLaunches::ThreadStage& StagedLaunches::CurrentStage() {
     if (!stage) {
         threads_[count] = std::make_unique<ThreadStage>();
         threads_[count]->owner = self;
-        threads_[count]->launches.reserve(1024);
         stage = threads_[count].get();
-        if (count == kMaxThreads - 1) overflow_ = stage;
+        if (count == kMaxThreads - 1) {
+            overflow_ = stage;
+            stage->shared = true;  // set before any other thread can find it (registryMutex_)
+        }
         threadCount_.store(count + 1, std::memory_order_release);  // a drain sees the stage once it is made
     }
     t_stage = {serial_, stage};

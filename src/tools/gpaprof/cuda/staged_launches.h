@@ -41,21 +41,25 @@ public:
     void Stage(const StagedLaunch& launch);
 
     // Hands every staged launch to `take`, in each thread's order, and forgets it. Callers serialise their
-    // drains (they hold the join table's lock). From a crash handler a thread's list may be locked by the very
-    // thread the handler interrupted: after a bounded wait that list is left for later (`skipped` counts them).
+    // drains (they hold the join table's lock). A thread's ring needs no lock; its overflow list does, and from a
+    // crash handler that list may be locked by the very thread the handler interrupted: after a bounded wait it is
+    // left for later (`skipped` counts them).
     template <typename Take>
     void Drain(Take&& take, size_t* skipped = nullptr) {
         std::vector<StagedLaunch>& batch = drained_;
         const size_t count = threadCount_.load(std::memory_order_acquire);
         for (size_t i = 0; i < count; ++i) {
             ThreadStage& stage = *threads_[i];
+            TakeRing(stage, take);
             if (!stage.pending.load(std::memory_order_acquire)) continue;
             if (!LockForDrain(stage)) {
                 if (skipped) ++*skipped;
                 continue;
             }
+            // What the ring got before the thread turned to its list is older than anything in the list.
+            TakeRing(stage, take);
             batch.swap(stage.launches);
-            stage.pending.store(false, std::memory_order_relaxed);
+            stage.pending.store(false, std::memory_order_release);
             stage.mutex.unlock();
             for (const StagedLaunch& launch : batch) take(launch);
             batch.clear();  // keeps its capacity for the next swap
@@ -70,12 +74,30 @@ public:
 
 private:
     friend struct StagedLaunchesTestAccess;
+    // A thread's launches go into its ring (single producer, single consumer: no lock, and the same 64 KiB
+    // written over and over, which stay in the core's cache); when the ring is full, and for the stage that
+    // threads past kMaxThreads share, into the list under the lock, until a drain empties it (so that the order
+    // holds: while the list has launches, the ring takes none).
+    static constexpr size_t kRingSlots = 1024;
     struct ThreadStage {
+        alignas(64) std::atomic<uint64_t> tail{0};  // written by the owner
+        uint64_t cachedHead = 0;                     // the owner's last reading of head
+        bool shared = false;                         // several threads stage here: the list only
+        alignas(64) std::atomic<uint64_t> head{0};  // written by the drain
+        std::unique_ptr<StagedLaunch[]> ring{new StagedLaunch[kRingSlots]};
         std::mutex mutex;
         std::vector<StagedLaunch> launches;
-        std::atomic<bool> pending{false};  // launches not drained yet: a drain skips idle threads' locks
+        std::atomic<bool> pending{false};  // the list has launches: the owner adds to it, not to the ring
         std::thread::id owner;
     };
+    template <typename Take>
+    static void TakeRing(ThreadStage& stage, Take& take) {
+        uint64_t head = stage.head.load(std::memory_order_relaxed);
+        const uint64_t tail = stage.tail.load(std::memory_order_acquire);
+        if (head == tail) return;
+        for (; head < tail; ++head) take(stage.ring[head % kRingSlots]);
+        stage.head.store(tail, std::memory_order_release);
+    }
     ThreadStage& CurrentStage();
     static bool LockForDrain(ThreadStage& stage);
 

@@ -14,6 +14,7 @@ namespace gpaprof::cuda {
 
 struct StagedLaunchesTestAccess {
     static std::mutex& ListMutex(StagedLaunches& staged, size_t thread) { return staged.threads_[thread]->mutex; }
+    static constexpr size_t kRingSlots = StagedLaunches::kRingSlots;
 };
 
 namespace {
@@ -100,23 +101,43 @@ TEST(StagedLaunches, ThreadsThatEndedKeepTheirLaunchesUntilDrained) {
 }
 
 TEST(StagedLaunches, ADrainSkipsAListItCannotLockAndTakesItLater) {
-    // As from a crash handler that interrupted the launching thread inside Stage: its list stays locked.
+    // As from a crash handler that interrupted the launching thread inside Stage: its list stays locked. The ring
+    // needs no lock and is drained all the same; the list, which a full ring sent the last launch to, waits.
+    constexpr size_t kRing = StagedLaunchesTestAccess::kRingSlots;
     StagedLaunches staged;
     staged.Stage(Launch(1, 0));
-    std::thread([&] { staged.Stage(Launch(2, 0)); }).join();
+    std::thread([&] {
+        for (uint64_t i = 0; i <= kRing; ++i) staged.Stage(Launch(2, i));
+    }).join();
     std::mutex& second = StagedLaunchesTestAccess::ListMutex(staged, 1);
     second.lock();
     size_t skipped = 0;
     std::vector<StagedLaunch> drained;
     staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
     EXPECT_EQ(skipped, 1u);
-    ASSERT_EQ(drained.size(), 1u);
+    ASSERT_EQ(drained.size(), 1 + kRing) << "thread 1's launch and thread 2's ring";
     EXPECT_EQ(drained[0].threadId, 1u);
+    EXPECT_EQ(drained.back().index, kRing - 1);
     second.unlock();
     drained.clear();
     staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
     ASSERT_EQ(drained.size(), 1u);
     EXPECT_EQ(drained[0].threadId, 2u);
+    EXPECT_EQ(drained[0].index, kRing);
+}
+
+// A ring that fills sends the launches after it to the list, and they stay after the ring's in the drain's order,
+// also when the ring has room again before the drain.
+TEST(StagedLaunches, LaunchesPastAFullRingKeepTheirOrder) {
+    constexpr size_t kRing = StagedLaunchesTestAccess::kRingSlots;
+    StagedLaunches staged;
+    std::vector<uint64_t> order;
+    for (uint64_t i = 0; i < kRing + 10; ++i) staged.Stage(Launch(1, i));
+    staged.Drain([&](const StagedLaunch& launch) { order.push_back(launch.index); });
+    for (uint64_t i = kRing + 10; i < 3 * kRing; ++i) staged.Stage(Launch(1, i));
+    staged.Drain([&](const StagedLaunch& launch) { order.push_back(launch.index); });
+    ASSERT_EQ(order.size(), 3 * kRing);
+    for (uint64_t i = 0; i < order.size(); ++i) ASSERT_EQ(order[i], i);
 }
 
 }  // namespace
