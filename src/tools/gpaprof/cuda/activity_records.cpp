@@ -40,6 +40,7 @@ void CudaPart::Calibrate() {
 
 void CudaPart::FlushForCrash() {
     Internal internal;
+    if (rawRings_) rawRings_->DrainForCrash();
     if (collector_) {
         // Not when this thread is inside a profiled launch (it holds the collector): that launch is lost.
         std::unique_lock<std::mutex> lock = collector_->Lock(std::try_to_lock);

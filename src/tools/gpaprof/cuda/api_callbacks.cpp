@@ -287,6 +287,11 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
         raw.end = end;
         raw.params = data->functionParams;
         raw.paramsSize = static_cast<size_t>(rawSize);
+        // Into this thread's ring, for gpaprof's writer thread to encode and spool; while the process ends, at once.
+        if (rawRings_ && !exiting_.load(std::memory_order_relaxed) && rawRings_->Push(raw)) {
+            AfterCallRecord(call, name, data, raw.threadId, raw.index);
+            return;
+        }
         // On the stack: no string to grow or zero (kMaxRawCallLineBytes, about 2 KiB).
         char line[kMaxRawCallLineBytes];
         size_t length = 0;

@@ -70,6 +70,24 @@ bool CudaPart::Initialize(std::string* problem) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
     }
+    if (trace_) {
+        const char* rings = std::getenv("GPAPROF_CUDA_CALL_RINGS");
+        if (!(rings && std::strcmp(rings, "0") == 0)) {
+            Agent* agent = agent_;
+            // Its rounds also move the launches staged on the threads into the join table, so that their rings
+            // (staged_launches.h) seldom fill between two activity buffers.
+            rawRings_ = std::make_unique<RawCallRings>([agent](std::string_view lines) { agent->WriteEncoded(lines); },
+                                                       [this] {
+                                                           if (!stageLaunches_) return;
+                                                           std::lock_guard<std::mutex> lock(enqueueMutex_);
+                                                           DrainStagedLaunches();
+                                                       });
+        }
+    }
+    if (rawRings_) {
+        RawCallRings* rings = rawRings_.get();
+        agent_->AddBeforeExec([rings] { rings->Drain(); });
+    }
     std::string waitingError;
     waitingKernels_ = std::make_unique<WaitingKernels>(std::getenv("GPAPROF_CUDA_WAITING_KERNELS"), &waitingError);
     if (!waitingError.empty()) agent_->Note(waitingError);
@@ -285,6 +303,11 @@ void CudaPart::Finish() {
     Internal internal;
     const bool first = !exiting_.exchange(true);
     if (first) exitingThread_ = Agent::ThreadId();
+    // The calls kept in the threads' rings; from now on each call is written as it returns (ApiExit, exiting_).
+    if (rawRings_) {
+        if (first) rawRings_->StopWriter();
+        rawRings_->Drain();
+    }
     // Before CUPTI's libraries can be torn down: the set-up thread is in them.
     setupAheadPending_ = false;
     setupAhead_.Stop();
@@ -383,6 +406,11 @@ void CudaPart::Finish() {
         std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records\n", costs_.Summary().c_str(),
                      static_cast<unsigned long long>(activityRecords_.load()));
         std::fprintf(stderr, "gpaprof: CUDA joins: %s\n", joinMisses_.Summary().c_str());
+        if (rawRings_) {
+            std::fprintf(stderr, "gpaprof: CUDA call rings: %llu calls kept, %llu written by their threads, %zu rings\n",
+                         static_cast<unsigned long long>(rawRings_->pushed()),
+                         static_cast<unsigned long long>(rawRings_->refused()), rawRings_->rings());
+        }
         // The driver calls made outside any runtime call, most frequent first: what CalledByRuntime decides.
         std::vector<std::pair<uint32_t, uint32_t>> outside;
         for (uint32_t cbid = 0; cbid < runtimeCallers_.size(); ++cbid) {

@@ -53,6 +53,7 @@
 #include "tools/gpaprof/cuda/join_misses.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/pm_sampling_recorder.h"
+#include "tools/gpaprof/cuda/raw_call_rings.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
 #include "tools/gpaprof/cuda/staged_launches.h"
 
@@ -285,6 +286,9 @@ private:
     // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
     // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.
     std::array<int16_t, 2 * kDriverApiTypeBase> rawParamsSizes_{};
+    // -t: raw call records kept per thread and written by a thread of gpaprof's (raw_call_rings.h);
+    // GPAPROF_CUDA_CALL_RINGS=0 writes each on the calling thread, as before (for benchmarks).
+    std::unique_ptr<RawCallRings> rawRings_;
     struct RuntimeStreak {
         std::atomic<uint32_t> streak{0};     // consecutive calls the stack walk gave to the runtime
         std::atomic<uint32_t> appStreak{0};  // ... to the application
