@@ -51,7 +51,7 @@ void CudaPart::FlushForCrash() {
 
 void CudaPart::FlushActivity() {
     if (!trace_) return;
-    unflushedEnqueues_ = 0;
+    unflushedEnqueues_ = false;
     api_->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 

@@ -351,7 +351,7 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
 void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
                                uint64_t threadId, uint64_t index) {
     // While the process ends, device times are handed over after every call: nothing flushes them later.
-    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) > 0) {
+    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed)) {
         Internal internal;
         FlushActivity();
     }

@@ -377,7 +377,7 @@ void CudaPart::Finish() {
     }
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
     // tearing down.
-    if (trace_ && (first || unflushedEnqueues_.load() > 0)) FlushActivity();
+    if (trace_ && (first || unflushedEnqueues_.load())) FlushActivity();
     if (first && trace_) {
         // Work the application did not wait for may still run: its records come once it completes. Waiting
         // for it, not for the contexts (a kernel that never ends must not keep the process alive).

@@ -333,7 +333,8 @@ private:
     std::mutex exitMutex_;
     std::condition_variable exitWait_;
     void HoldWhileExiting();
-    std::atomic<uint64_t> unflushedEnqueues_{0};  // device work enqueued since CUPTI's activity was last flushed
+    // Device work enqueued since CUPTI's activity was last flushed: a flag, stored without a read-modify-write.
+    std::atomic<bool> unflushedEnqueues_{false};
     std::atomic<uint64_t> activityRecords_{0};    // handed over by CUPTI (for GPAPROF_CUDA_STATS)
 };
 

@@ -33,7 +33,7 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (context) pending->info.contextHandle = reinterpret_cast<uintptr_t>(context);
     if (kernelHandle) pending->info.kernelHandle = kernelHandle;
     if (nameHash) pending->kernelNameHash = nameHash;
-    unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
+    unflushedEnqueues_.store(true, std::memory_order_relaxed);
     const uint32_t ids[] = {correlationId, ownerCorrelationId};
     for (size_t i = 0; i < (ownerCorrelationId ? 2 : 1); ++i) {
         const uint32_t id = ids[i];
@@ -58,7 +58,7 @@ void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t str
     launch.callClass = static_cast<uint32_t>(owner->apiClass);
     staged_.Stage(launch);
     for (uint32_t i = 0; i < launch.idCount; ++i) owner->correlations.push_back(launch.ids[i]);
-    unflushedEnqueues_.fetch_add(1, std::memory_order_relaxed);
+    unflushedEnqueues_.store(true, std::memory_order_relaxed);
 }
 
 void CudaPart::DrainStagedLaunches() {
