@@ -441,10 +441,11 @@ Trace (-t):
                            addr2line from binutils), else the symbol and offset.
       --cuda-trace-all-apis
                            Also trace cuKernelGetName. The CUDA runtime calls it before every kernel
-                           launch; listening to it costs each launch about 0.4 us (docs/benchmarks.md),
-                           so by default gpaprof does not, and an application's own calls of it are not
-                           in the trace (as with Nsight Systems, whose option of this name puts such
-                           calls back). Every other call is traced either way.
+                           launch, and listening to it costs each launch two more callbacks (gpaprof's
+                           part about 0.25 us on an H200, docs/benchmarks.md), so by default gpaprof
+                           does not, and an application's own calls of it are not in the trace (as
+                           with Nsight Systems, whose option of this name puts such calls back). Every
+                           other call is traced either way.
 
 When:
       --startdisabled      Record nothing until the application calls gpaprofResume() (see
