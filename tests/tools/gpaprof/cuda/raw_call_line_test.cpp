@@ -18,6 +18,7 @@
 
 #include "tools/gpaprof/cuda/arg_format.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
+#include "tools/gpaprof/cuda/cuda_records.h"
 #include "tools/gpaprof/cuda/raw_call_line.h"
 #include "tools/gpaprof/files/atp_file.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
@@ -272,6 +273,59 @@ TEST(RawCallLines, LinesThatAreNotRawCallsSayWhy) {
 
 // The same calls as raw lines and as 'A' lines assemble into the same .atp; without the expander, a raw line is
 // counted as a bad record and the others still assemble.
+// gpaprof's writer thread appends a thread's raw call lines up to about 5 ms after the calls (raw_call_rings.h),
+// often after the kernel, command and device-time lines of the same calls: the trace is the same wherever the call
+// lines stand in the spool.
+TEST(RawCallLines, TheTraceIsTheSameWhereverTheCallLinesStand) {
+    const cudaLaunchKernel_v7000_params launch = LaunchParams();
+    const Call call = {CudaDomain::Runtime, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &launch, 0};
+    spool::ProcessRecord process;
+    process.pid = 98;
+    process.application = "/opt/app/launch_loop";
+    process.outputBase = "/tmp/raw_order";
+    const std::string head = spool::Encode(process);
+    constexpr uint64_t kLaunches = 100;
+    std::string interleaved = head, callLines, kernelLines;
+    for (uint64_t i = 0; i < kLaunches; ++i) {
+        const uint64_t start = 1000000 + i * 1000;
+        const std::string line = RawLine(call, 77, i, start, start + 50);
+        KernelActivity kernel;
+        kernel.name = "_Z5saxpyPfPKffi";
+        kernel.start = start + 200;
+        kernel.end = start + 700;
+        kernel.correlationId = static_cast<uint32_t>(i + 1);
+        kernel.grid[0] = 4096, kernel.grid[1] = kernel.grid[2] = 1;
+        kernel.block[0] = 256, kernel.block[1] = kernel.block[2] = 1;
+        EnqueueInfo info;
+        info.threadId = 77;
+        info.index = i;
+        info.contextHandle = 0x6000;
+        info.kernelHandle = 0x4000;
+        std::string kernelLine;
+        AppendKernelLines(kernel, info.kernelHandle, &info, "NVIDIA H200", "", &kernelLine);
+        interleaved += line + kernelLine;
+        callLines += line;
+        kernelLines += kernelLine;
+    }
+    AssemblyOptions options;
+    options.trace = true;
+    options.expandRawCall = &ExpandRawCallLine;
+    const AssembledProcess reference = AssembleSpool(interleaved, options, nullptr);
+    ASSERT_TRUE(reference.atp);
+    EXPECT_EQ(reference.apiCalls, kLaunches);
+    const std::string expected = WriteAtp(*reference.atp);
+    EXPECT_NE(expected.find("CUDA_KERNEL"), std::string::npos) << "the calls carry their kernels' commands";
+    for (const std::string& spool : {head + kernelLines + callLines, head + callLines + kernelLines}) {
+        const AssembledProcess assembled = AssembleSpool(spool, options, nullptr);
+        ASSERT_TRUE(assembled.atp);
+        EXPECT_EQ(assembled.badRecords, 0u);
+        EXPECT_EQ(WriteAtp(*assembled.atp), expected);
+        AssembledSpool direct(spool, options, nullptr);
+        ASSERT_TRUE(direct.process().atp);
+        EXPECT_EQ(WriteAtp(*direct.process().atp, direct.traceLines(), 2), expected);
+    }
+}
+
 TEST(RawCallLines, AssembleIntoTheSameTrace) {
     const cudaLaunchKernel_v7000_params launch = LaunchParams();
     const Call calls[] = {
