@@ -182,9 +182,10 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     if (!call.traced) cost.Retarget(CostSite::EnterNested);
     if (call.traced && domain == CudaDomain::Driver && CalledByRuntime(cbid)) {
         cost.Retarget(CostSite::EnterRuntimeOwn);
-        // A name the runtime asks for before each launch: nothing to keep (its exit finds no entry and returns).
-        // gpaprof listens to it to the end: unsubscribing while a thread was inside it left that thread's later
-        // kernels all carrying that call's correlation id in CUPTI's records (docs/gpaprof.md, 2026-11-27).
+        // A name the runtime asks for before each launch (only with --cuda-trace-all-apis: gpaprof is not subscribed
+        // to it otherwise): nothing to keep (its exit finds no entry and returns). gpaprof then listens to it to the
+        // end: unsubscribing while a thread was inside it left that thread's later kernels all carrying that call's
+        // correlation id in CUPTI's records (docs/gpaprof.md, 2026-11-27).
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName) {
             calls.pop_back();
             return;

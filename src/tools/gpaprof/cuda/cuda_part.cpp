@@ -82,11 +82,9 @@ bool CudaPart::Initialize(std::string* problem) {
                                                            std::lock_guard<std::mutex> lock(enqueueMutex_);
                                                            DrainStagedLaunches();
                                                        });
+            RawCallRings* kept = rawRings_.get();
+            agent_->AddBeforeExec([kept] { kept->Drain(); });  // an exec would take what they hold with it
         }
-    }
-    if (rawRings_) {
-        RawCallRings* rings = rawRings_.get();
-        agent_->AddBeforeExec([rings] { rings->Drain(); });
     }
     std::string waitingError;
     waitingKernels_ = std::make_unique<WaitingKernels>(std::getenv("GPAPROF_CUDA_WAITING_KERNELS"), &waitingError);
