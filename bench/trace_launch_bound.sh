@@ -12,19 +12,22 @@
 #   BASE_GPAPROF (a second gpaprof, e.g. of an earlier commit: a "gpaprof-base" row, for A/B comparisons in one
 #   run), GPAPROF_VARIANTS ("name:VAR=value,--option ..." : a "gpaprof:name" row each, gpaprof -t with that
 #   environment and those options), FLOORS (more feature sets of bench/cupti_trace_floor, space-separated: a "floor:<set>" row each),
-#   CONTENDERS (names of the rows to run, space-separated; default all). Rows "nsys" (Nsight Systems' defaults) and
+#   CONTENDERS (names of the rows to run, space-separated; default all), REPEATS (1: runs of each contender in a round,
+#   the fastest kept; on a machine whose runs fall into two modes a process at a time, docs/benchmarks.md, 3 makes
+#   the rounds compare fast runs with fast runs). Rows "nsys" (Nsight Systems' defaults) and
 #   "nsys-all" (--cuda-trace-all-apis=true, where nsys has it: every call, as gpaprof records); each nsys row's last
 #   report's API calls are counted at the end.
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-50000}
 ELEMENTS=${ELEMENTS:-65536}
 ROUNDS=${ROUNDS:-7}
+REPEATS=${REPEATS:-1}
 WARMUP=${WARMUP:-100}
 bench_default_pin
 if [ -z "${NSYS+set}" ]; then
   NSYS=$(command -v nsys || ls /opt/nvidia/nsight-systems/*/bin/nsys /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2> /dev/null | head -1)
 fi
-bench_header "launch-bound tracing: $LAUNCHES launches, $ELEMENTS elements, $ROUNDS interleaved rounds, warm-up $WARMUP, pinned: ${PIN:-no}"
+bench_header "launch-bound tracing: $LAUNCHES launches, $ELEMENTS elements, $ROUNDS interleaved rounds ($REPEATS run(s) of each a round, the fastest kept), warm-up $WARMUP, pinned: ${PIN:-no}"
 
 loop_args=(--launches "$LAUNCHES" --elements "$ELEMENTS")
 # name|reference|command ...; the reference is the contender whose loop this one is compared with.
@@ -78,19 +81,24 @@ declare -A loops calls round_loop
 for round in $(seq "$ROUNDS"); do
   for entry in "${contenders[@]}"; do
     IFS='|' read -r name _ command <<< "$entry"
-    # shellcheck disable=SC2086  # the command is a word list on purpose
-    wall $PIN $command
-    loop=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
-    if [ -z "$loop" ]; then
-      echo "   $name, round $round: no loop time; its output:"
-      sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
-      continue
-    fi
-    loops[$name]="${loops[$name]:-} $loop"
-    round_loop[$name,$round]=$loop
-    # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
-    written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
-    [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
+    fastest_run=""
+    for _ in $(seq "$REPEATS"); do
+      # shellcheck disable=SC2086  # the command is a word list on purpose
+      wall $PIN $command
+      loop=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
+      if [ -z "$loop" ]; then
+        echo "   $name, round $round: no loop time; its output:"
+        sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
+        continue
+      fi
+      # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
+      written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
+      [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
+      if [ -z "$fastest_run" ] || awk -v a="$loop" -v b="$fastest_run" 'BEGIN {exit !(a < b)}'; then fastest_run=$loop; fi
+    done
+    [ -n "$fastest_run" ] || continue
+    loops[$name]="${loops[$name]:-} $fastest_run"
+    round_loop[$name,$round]=$fastest_run
   done
 done
 
