@@ -78,12 +78,27 @@ TEST_F(PmSamplingFake, CumulativeSamplesIntegrateTheirWindow) {
     EXPECT_NEAR(AsDouble(values[2]) / double(reads + 1), windowNs, windowNs * 1e-9) << "one window for every counter";
     EXPECT_EQ(values[1], 16u * 16u * 4u * 64u) << "the pipeline statistic beside them";
     EXPECT_DOUBLE_EQ(AsDouble(values[3]), 25.0) << "a rate: its mean over the window";
-    // The short one: values, and a warning saying they are approximate.
-    const std::vector<uint64_t> approximate = ResultsWhenReady(session, shortSample, &result);
+    // The short one: values, and a warning saying they are approximate. An empty sample spans less than 4 intervals
+    // unless lavapipe's threads were descheduled between its two commands (seen under ASan on a loaded 2-core CI
+    // machine: 2.4 ms); then it is taken again, in a command buffer of its own, up to 5 times.
+    std::vector<uint64_t> approximate = ResultsWhenReady(session, shortSample, &result);
     ASSERT_EQ(result, VK_SUCCESS) << LastMessage();
-    EXPECT_NE(std::string(LastMessage()).find("approximate"), std::string::npos) << LastMessage();
+    std::string message = LastMessage();
+    for (int attempt = 0; attempt < 5 && AsDouble(approximate[0]) / double(writes + 1) >= 400000.0; ++attempt) {
+        VkGpaSessionAMD again = NewSession();
+        VkCommandBuffer empty = env().Begin();
+        ASSERT_EQ(gpa().CmdBeginGpaSession(empty, again), VK_SUCCESS);
+        ASSERT_EQ(gpa().CmdBeginGpaSample(empty, again, &info, &shortSample), VK_SUCCESS) << LastMessage();
+        gpa().CmdEndGpaSample(empty, again, shortSample);
+        ASSERT_EQ(gpa().CmdEndGpaSession(empty, again), VK_SUCCESS);
+        env().SubmitAndWait(empty);
+        approximate = ResultsWhenReady(again, shortSample, &result);
+        ASSERT_EQ(result, VK_SUCCESS) << LastMessage();
+        message = LastMessage();
+    }
+    EXPECT_LT(AsDouble(approximate[0]) / double(writes + 1), 400000.0) << "6 empty samples, each 4 intervals or longer";
+    EXPECT_NE(message.find("approximate"), std::string::npos) << message;
     EXPECT_DOUBLE_EQ(AsDouble(approximate[3]), 25.0);
-    EXPECT_LT(AsDouble(approximate[0]) / double(writes + 1), 400000.0);
 }
 
 TEST_F(PmSamplingFake, TraceSamplesHoldTheSamplesOfTheirWindow) {
