@@ -33,8 +33,21 @@ public:
         return *object;
     }
 
+    // The same, for a caller that caches the object's address in a plain thread_local pointer (trivial, so it
+    // outlives the thread's thread_local objects): `forget` runs on the thread when the object is freed, and
+    // clears that pointer. One forget per object: the last one given is used.
+    T& Get(void (*forget)()) {
+        T& object = Get();
+        t_forget = forget;
+        return object;
+    }
+
 private:
-    static void Free(void* object) { delete static_cast<T*>(object); }
+    static void Free(void* object) {
+        if (t_forget) t_forget();
+        delete static_cast<T*>(object);
+    }
+    static inline thread_local void (*t_forget)() = nullptr;
     pthread_key_t key_{};
 };
 

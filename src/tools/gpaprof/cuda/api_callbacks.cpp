@@ -30,9 +30,14 @@ namespace gpaprof::cuda::injection {
 namespace {
 
 // The calls in progress on this thread: used by callbacks during thread and process teardown, hence not a
-// thread_local (late_thread_local.h says why).
+// thread_local object (late_thread_local.h says why); a plain pointer to it is cached in one, which saves a
+// pthread_getspecific in each of the five places a launch looks its open calls up.
 agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
-std::vector<OpenCall>& OpenCalls() { return g_openCalls.Get(); }
+thread_local std::vector<OpenCall>* t_openCalls = nullptr;
+std::vector<OpenCall>& OpenCalls() {
+    if (!t_openCalls) t_openCalls = &g_openCalls.Get([] { t_openCalls = nullptr; });
+    return *t_openCalls;
+}
 // What writing a call's record takes, kept per thread so that a traced call allocates nothing once the
 // buffers have grown (a thread_local would be gone in the callbacks at exit: late_thread_local.h).
 struct CallScratch {
@@ -67,6 +72,7 @@ bool ThreadHoldsGate() {
 }
 
 bool CudaPart::Excluded(const CudaApiInfo& info) {
+    if (!excludesApis_) return false;
     if (info.apiType >= excluded_.size()) return agent_->IsExcludedApi(info.name);
     uint8_t known = excluded_[info.apiType].load(std::memory_order_relaxed);
     if (known == 0) {
@@ -244,7 +250,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
         (WritesDeviceMemory(cbid, open.apiClass) || FreesReplayedMemory(cbid))) {
         open.gate = replayer_->ShareGate();
     }
-    if (open.traced) open.start = Agent::Now();
+    if (open.traced) open.start = clock_->Now();
 }
 
 void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
@@ -256,7 +262,9 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     auto it = calls.rbegin();
     while (it != calls.rend() && !(it->correlationId == data->correlationId && it->domain == domain && it->cbid == cbid)) ++it;
     if (it == calls.rend()) return;  // entered before gpaprof subscribed
-    const uint64_t end = it->record ? Agent::Now() : 0;  // only a recorded call has an end to write
+    // Only a recorded call has an end to write; never before its start (two lines of the clock can differ by a
+    // nanosecond where one replaces the other: trace_clock.h).
+    const uint64_t end = it->record ? std::max(clock_->Now(), it->start) : 0;
     OpenCall call = std::move(*it);
     calls.erase(std::next(it).base(), calls.end());
 

@@ -110,6 +110,20 @@ const CudaApiInfo* FindApiByName(std::string_view name) {
 
 const std::vector<CudaApiInfo>& AllApis() { return Table(); }
 
+std::vector<uint32_t> UnheardRuntimeCallbacks(const std::vector<std::string>& excludedNames) {
+    std::vector<uint32_t> cbids;
+    for (const CudaApiInfo& info : Table()) {
+        if (info.domain != CudaDomain::Runtime || info.apiClass != CudaApiClass::Other) continue;
+        for (const std::string& name : excludedNames) {
+            if (info.name == name) {
+                cbids.push_back(info.cbid);
+                break;
+            }
+        }
+    }
+    return cbids;
+}
+
 CudaApiClass ClassifyApi(std::string_view name) {
     if (Contains(name, "GraphLaunch")) return CudaApiClass::GraphLaunch;
     if (StartsWith(name, "cudaLaunchKernel") || StartsWith(name, "cudaLaunchCooperativeKernel") ||

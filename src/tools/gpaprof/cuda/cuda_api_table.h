@@ -48,6 +48,14 @@ const CudaApiInfo* FindApiByName(std::string_view name);
 // Every function of both domains, runtime first, each in callback-id order.
 const std::vector<CudaApiInfo>& AllApis();
 
+// Of the functions -F leaves out of the trace, those gpaprof need not hear of at all: runtime functions that
+// enqueue nothing (CudaApiClass::Other). Their callbacks exist only for their records; everything else gpaprof
+// follows (memory, contexts, graphs, captures, launches) it follows in the driver calls, which stay subscribed.
+// Each callback pair costs a launch-bound loop about as much as CUPTI's whole kernel timing, so a left-out
+// cudaGetLastError should cost nothing. Every CUPTI runtime callback id of each such name (a name may have
+// several).
+std::vector<uint32_t> UnheardRuntimeCallbacks(const std::vector<std::string>& excludedNames);
+
 CudaApiClass ClassifyApi(std::string_view name);
 const char* ApiClassName(CudaApiClass apiClass);
 

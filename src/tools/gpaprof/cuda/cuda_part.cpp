@@ -58,6 +58,7 @@ bool CudaPart::Initialize(std::string* problem) {
     trace_ = config.trace;
     counters_ = config.counters;
     occupancy_ = config.occupancy;
+    excludesApis_ = !config.excludedApis.empty();
     if (counters_ || occupancy_) {
         graphs_ = std::make_unique<GraphPrograms>(api_);
         wholeGraphs_ = config.graphProfiling == "graph";
@@ -181,6 +182,14 @@ bool CudaPart::Initialize(std::string* problem) {
     // correlation id for all its later kernels (docs/gpaprof.md, 2026-11-27).
     if (apiCallbacks && !config.cudaTraceAllApis) {
         result = api_->cuptiEnableCallback(0, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName);
+        if (result != CUPTI_SUCCESS) {
+            *problem = "cuptiEnableCallback failed: " + api_->Describe(result);
+            return false;
+        }
+    }
+    // Runtime functions left out with -F that enqueue nothing: not heard of at all (cuda_api_table.h says why).
+    for (uint32_t cbid : apiCallbacks ? UnheardRuntimeCallbacks(config.excludedApis) : std::vector<uint32_t>{}) {
+        result = api_->cuptiEnableCallback(0, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
         if (result != CUPTI_SUCCESS) {
             *problem = "cuptiEnableCallback failed: " + api_->Describe(result);
             return false;

@@ -37,6 +37,7 @@
 
 #include "backends/cuda/cuda_driver_loader.h"
 #include "tools/gpaprof/agent/agent.h"
+#include "tools/gpaprof/agent/trace_clock.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/correlation_ids.h"
@@ -267,6 +268,8 @@ private:
     bool debugGraphs_ = false;     // GPAPROF_CUDA_DEBUG=graphs: every node clone CUPTI reports, every graph read
     bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
+    agent::TraceClock* clock_ = &agent::TraceClock::Process();  // the calls' start and end
+    bool excludesApis_ = false;  // -F named APIs not to trace
     JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner
     std::unique_ptr<CounterCollector> collector_;
     // -p: the counter set-up of device 0's chip, made on a thread of its own from the first CUDA call after cuInit

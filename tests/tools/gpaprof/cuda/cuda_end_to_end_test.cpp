@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -158,6 +159,48 @@ TEST_F(GpaprofCuda, ApplicationsKernelNameQueryIsTracedOnlyWithAllApis) {
         EXPECT_EQ(Calls(*cuda, "cudaLaunchKernel").size(), 6u);
         EXPECT_EQ(cuda->kernelTimestamps.size(), 9u);
     }
+}
+
+// A runtime function left out with -F that enqueues nothing is not listened to at all (its callbacks cost as much as
+// its record): fewer application entries than without -F by exactly its calls, and the other calls and every
+// kernel as before. runtime_kernels checks each runtime launch with cudaGetLastError.
+TEST_F(GpaprofCuda, ARuntimeCallLeftOutWithFIsNotHeardAndTheKernelsStayJoined) {
+    constexpr size_t kIterations = 50;
+    {
+        std::ofstream filter(Path("left_out.txt"));
+        filter << "cudaGetLastError\n";
+    }
+    auto applicationEntries = [](const std::string& err) {
+        long entries = -1;
+        const size_t at = err.find("enter(app) ");
+        if (at != std::string::npos) std::sscanf(err.c_str() + at, "enter(app) %ld x", &entries);
+        return entries;
+    };
+    std::map<bool, long> entries;
+    std::map<bool, size_t> errorChecks, calls;
+    for (const bool leftOut : {false, true}) {
+        SCOPED_TRACE(leftOut ? "-F cudaGetLastError" : "everything");
+        std::vector<std::string> options = {"-t", "-o", "left_out"};
+        if (leftOut) options.insert(options.end(), {"-F", Path("left_out.txt")});
+        const Outcome outcome = Profile(options, {App("runtime_kernels"), "--iterations", std::to_string(kIterations)},
+                                        {{"GPAPROF_CUDA_STATS", "1"}});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+        EXPECT_NE(outcome.err.find("kernel records without their launch: 0 "), std::string::npos) << outcome.err;
+        entries[leftOut] = applicationEntries(outcome.err);
+        const AtpFile atp = ReadAtp("left_out.atp");
+        const ApiTracePart* cuda = CudaPart(atp);
+        ASSERT_NE(cuda, nullptr);
+        errorChecks[leftOut] = Calls(*cuda, "cudaGetLastError").size();
+        for (const auto& thread : cuda->threads) calls[leftOut] += thread.entries.size();
+        EXPECT_EQ(Calls(*cuda, "cudaLaunchKernel").size(), 2 * kIterations);
+        EXPECT_EQ(Calls(*cuda, "cuLaunchKernel").size(), kIterations);
+        EXPECT_EQ(cuda->kernelTimestamps.size(), 3 * kIterations);
+    }
+    EXPECT_EQ(errorChecks[false], 2 * kIterations);
+    EXPECT_EQ(errorChecks[true], 0u);
+    EXPECT_EQ(calls[true], calls[false] - 2 * kIterations);
+    ASSERT_GT(entries[false], 0);
+    EXPECT_EQ(entries[true], entries[false] - static_cast<long>(2 * kIterations)) << "a left-out call still reached gpaprof";
 }
 
 // A trace without counters stages each launch on its thread and joins it to its kernel's record when CUPTI hands

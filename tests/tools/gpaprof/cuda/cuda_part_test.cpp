@@ -13,6 +13,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tools/gpaprof/cuda/arg_format.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
@@ -49,6 +50,22 @@ TEST(CudaApiTable, DriverFunctionsAreNumberedTenThousandPlusTheirCallbackId) {
     EXPECT_EQ(copy->apiClass, CudaApiClass::Memcpy);
     ASSERT_TRUE(FindApiByType(copy->apiType));
     EXPECT_EQ(FindApiByType(copy->apiType)->name, "cuMemcpyHtoD_v2");
+}
+
+TEST(CudaApiTable, OnlyRuntimeFunctionsThatEnqueueNothingGoUnheardWhenLeftOut) {
+    const std::vector<uint32_t> unheard = UnheardRuntimeCallbacks(
+        {"cudaGetLastError", "cudaPeekAtLastError", "cudaMemcpy", "cudaLaunchKernel", "cudaGraphLaunch", "cuCtxGetCurrent",
+         "cuMemAlloc_v2", "noSuchFunction"});
+    const std::set<uint32_t> got(unheard.begin(), unheard.end());
+    // What only its record needs: not heard of.
+    EXPECT_EQ(got, (std::set<uint32_t>{CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020}));
+    // Copies, launches and graph launches are still heard (their device work is joined to them), and so is every
+    // driver function (gpaprof follows memory, contexts and graphs there).
+    EXPECT_TRUE(UnheardRuntimeCallbacks({}).empty());
+    // A name with several callback ids: all of them.
+    size_t streamSyncs = 0;
+    for (const CudaApiInfo& info : AllApis()) streamSyncs += info.name == "cudaStreamSynchronize";
+    EXPECT_EQ(UnheardRuntimeCallbacks({"cudaStreamSynchronize"}).size(), streamSyncs);
 }
 
 TEST(CudaApiTable, EveryNumberIsUniqueAndInItsDomainsRange) {
