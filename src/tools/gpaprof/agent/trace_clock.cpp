@@ -58,7 +58,7 @@ uint64_t TraceClock::ReadMonotonic() {
     return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
 }
 
-TraceClock::TraceClock(Source ticks, Source reference, bool useTicks) : ticks_(ticks), reference_(reference), useTicks_(useTicks) {
+TraceClock::TraceClock(Source ticks, Source reference, bool useTicks) : ticks_(ticks), tsc_(ticks == &ReadTicks), reference_(reference), useTicks_(useTicks) {
     if (useTicks_.load(std::memory_order_relaxed)) Calibrate();
 }
 

@@ -46,7 +46,7 @@ public:
 
     uint64_t Now() {
         if (!useTicks_.load(std::memory_order_relaxed)) return reference_();
-        const uint64_t ticks = ticks_();
+        const uint64_t ticks = tsc_ ? ReadTicks() : ticks_();  // (the TSC read inline, not through the pointer)
         for (;;) {
             const uint32_t before = sequence_.load(std::memory_order_acquire);
             const uint64_t baseTicks = baseTicks_.load(std::memory_order_relaxed);
@@ -89,6 +89,7 @@ private:
     uint64_t Map(uint64_t ticks) const;  // on the current line (by the thread that draws)
 
     Source ticks_;
+    bool tsc_;  // ticks_ is ReadTicks
     Source reference_;
     std::atomic<bool> useTicks_;  // false where the counter cannot be used (or stopped counting)
     // The line (seqlock: odd while being written).

@@ -171,9 +171,20 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
 
 void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::EnterTraced);
-    const CudaApiInfo* info = FindApi(domain, cbid);
-    // Filled where it will stay (no OpenCall moved into the list and destroyed: ~10 ns a call).
+    const CudaApiInfo* info = ApiInfo(domain, cbid);
     std::vector<OpenCall>& calls = OpenCalls();
+    // The driver launch a runtime launch makes, in a trace alone: all it adds is its kernel's staging, which
+    // LaunchEnter does without an open call (it uses one only for counters, occupancy and replay). Its exit then
+    // finds no open call and returns. The open call's entry and exit were ~0.1 µs of a launch (docs/benchmarks.md,
+    // 2026-11-29).
+    if (stageOnlyNestedLaunches_ && !calls.empty() && domain == CudaDomain::Driver && info &&
+        info->apiClass == CudaApiClass::KernelLaunch && !t_profilingLaunch) {
+        cost.Retarget(CostSite::EnterNested);
+        Internal internal;
+        LaunchEnter(nullptr, cbid, data);
+        return;
+    }
+    // Filled where it will stay (no OpenCall moved into the list and destroyed: ~10 ns a call).
     OpenCall& call = calls.emplace_back();
     call.domain = domain;
     call.cbid = cbid;
@@ -399,7 +410,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
             }
         }
     }
-    if (t_profilingLaunch) return;
+    if (!call || t_profilingLaunch) return;  // (no open call: staged only, ApiEnter's fast path)
     if (!(counters_ || occupancy_) || !function) {
         if (replayer_) call->gate = replayer_->ShareGate();
         return;

@@ -217,6 +217,9 @@ private:
     // enqueueMutex_ (staged_launches.h): the first command of its call only, so that a call's commands stay one.
     // GPAPROF_CUDA_STAGED_LAUNCHES=0 registers every launch (for benchmarks, docs/benchmarks.md).
     bool stageLaunches_ = false;
+    // A trace alone (no counters, no occupancy): the driver launch that a runtime launch makes is staged and
+    // nothing more, with no open call of its own (ApiEnter's fast path).
+    bool stageOnlyNestedLaunches_ = false;
     StagedLaunches staged_;
     void StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle);
     // Moves the staged launches into enqueues_; the caller holds enqueueMutex_.
@@ -286,6 +289,13 @@ private:
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
+    // The API table by domain and callback id, looked up at every entry (one load; FindApi's shared index took
+    // ~9 ns of each of a launch's six callbacks).
+    std::array<std::vector<const CudaApiInfo*>, 2> apis_;
+    const CudaApiInfo* ApiInfo(CudaDomain domain, uint32_t cbid) const {
+        const std::vector<const CudaApiInfo*>& byCbid = apis_[static_cast<size_t>(domain)];
+        return cbid < byCbid.size() ? byCbid[cbid] : nullptr;
+    }
     // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
     // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.
     std::array<int16_t, 2 * kDriverApiTypeBase> rawParamsSizes_{};
