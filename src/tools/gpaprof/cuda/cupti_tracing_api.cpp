@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cuda/cupti_tracing_api.h"
 
+#include <cstdlib>
 #include <mutex>
 
 #include <dlfcn.h>
@@ -30,20 +31,37 @@ const TracingApi* LoadTracingApi(std::string* problem) {
     static bool loaded = false;
     static std::once_flag once;
     std::call_once(once, [] {
-        const gpa::cuda::CuptiApi* cupti = nullptr;
-        const gpa::Outcome outcome = gpa::cuda::LoadCupti(&cupti);
-        if (!outcome.ok()) {
-            reason = outcome.reason();
-            return;
-        }
-        // The same library the backend opened: RTLD_NOLOAD hands back its handle.
-        void* cuptiLibrary = dlopen(cupti->path.c_str(), RTLD_NOW | RTLD_NOLOAD);
-        if (!cuptiLibrary) cuptiLibrary = dlopen(cupti->path.c_str(), RTLD_NOW);
-        void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-        if (!driver) driver = dlopen("libcuda.so.1", RTLD_NOW);
-        if (!cuptiLibrary || !driver) {
-            reason = !cuptiLibrary ? "cannot open " + cupti->path : std::string("cannot open libcuda.so.1");
-            return;
+        void* cuptiLibrary = nullptr;
+        void* driver = nullptr;
+        std::string cuptiPath;
+        uint32_t cuptiVersion = 0;
+        if (const char* standIn = std::getenv("GPAPROF_CUDA_TRACING_LIBRARY"); standIn && *standIn) {
+            // Tests without a GPU: one library stands in for CUPTI's tracing functions and the driver
+            // (tests/tools/gpaprof/cuda/fake_cuda), so that the whole CUDA part runs on callbacks it makes up.
+            cuptiLibrary = driver = dlopen(standIn, RTLD_NOW);
+            if (!cuptiLibrary) {
+                reason = std::string("cannot open GPAPROF_CUDA_TRACING_LIBRARY ") + standIn + ": " + dlerror();
+                return;
+            }
+            cuptiPath = standIn;
+        } else {
+            const gpa::cuda::CuptiApi* cupti = nullptr;
+            const gpa::Outcome outcome = gpa::cuda::LoadCupti(&cupti);
+            if (!outcome.ok()) {
+                reason = outcome.reason();
+                return;
+            }
+            // The same library the backend opened: RTLD_NOLOAD hands back its handle.
+            cuptiLibrary = dlopen(cupti->path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+            if (!cuptiLibrary) cuptiLibrary = dlopen(cupti->path.c_str(), RTLD_NOW);
+            driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+            if (!driver) driver = dlopen("libcuda.so.1", RTLD_NOW);
+            if (!cuptiLibrary || !driver) {
+                reason = !cuptiLibrary ? "cannot open " + cupti->path : std::string("cannot open libcuda.so.1");
+                return;
+            }
+            cuptiPath = cupti->path;
+            cuptiVersion = cupti->version;
         }
         std::string missing;
 #define GPAPROF_RESOLVE_REQUIRED(name, library)                                       \
@@ -63,11 +81,11 @@ const TracingApi* LoadTracingApi(std::string* problem) {
 #undef GPAPROF_RESOLVE_CUPTI_OPTIONAL
 #undef GPAPROF_RESOLVE_DRIVER_OPTIONAL
         if (!missing.empty()) {
-            reason = "the CUPTI at " + cupti->path + " or the CUDA driver lacks " + missing;
+            reason = "the CUPTI at " + cuptiPath + " or the CUDA driver lacks " + missing;
             return;
         }
-        api.cuptiPath = cupti->path;
-        api.cuptiVersion = cupti->version;
+        api.cuptiPath = cuptiPath;
+        api.cuptiVersion = cuptiVersion;
         loaded = true;
     });
     if (!loaded) {

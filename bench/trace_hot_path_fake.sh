@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpaprof -t's own cost a launch, on the CPU alone: the stand-in for CUPTI and the driver (tests/tools/gpaprof/cuda/
+# fake_cuda) delivers the callbacks of a launch loop (cudaLaunchKernel with its nested cuLaunchKernel, then
+# cudaGetLastError) to gpaprof's real CUDA part, without a GPU and without CUDA's own costs, so that what gpaprof
+# does on the launching thread is measured apart from the GPU machine's run-to-run modes (docs/benchmarks.md).
+# Contenders, in interleaved rounds: the loop with no subscriber (the stand-in's own cost), gpaprof -t with callbacks
+# that return at once (GPAPROF_CUDA_DIAG=empty-callbacks: the floor), gpaprof -t, and gpaprof -t -F cudaGetLastError.
+# gpaprof's own share is its row minus the floor's; the ratio against the floor is the figure to compare across
+# commits on one machine.
+#
+# Usage: bench/trace_hot_path_fake.sh [build-dir]    (a build with the tests: default build/)
+#   LAUNCHES (200000), ROUNDS (7), PIN (a command prefix such as "taskset -c 2-5"; unpinned by default: pinned to one
+#   core, gpaprof's writer thread shares it with the loop and the launching thread ends up encoding its own calls)
+BUILD=${BUILD:-${1:-$(cd "$(dirname "$0")/.." && pwd)/build}}
+source "$(dirname "$0")/common.sh" "$BUILD"
+LAUNCHES=${LAUNCHES:-200000}
+ROUNDS=${ROUNDS:-7}
+PIN=${PIN:-}
+APP=$BUILD/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app
+FAKE=$BUILD/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so
+for needed in "$APP" "$FAKE" "$GPAPROF"; do
+  [ -e "$needed" ] || { echo "missing $needed: build the tests first (cmake --build $BUILD)" >&2; exit 2; }
+done
+printf 'cudaGetLastError\n' > "$BENCH_TMP/left_out.txt"
+bench_header "launch hot path on the CPU (fake CUDA): $LAUNCHES launches, $ROUNDS interleaved rounds, pinned: ${PIN:-no}"
+
+loop=("$APP" --launches "$LAUNCHES" --threads 1 --driver-every 0)
+export GPAPROF_CUDA_TRACING_LIBRARY=$FAKE
+contenders=(
+  "no-subscriber|${loop[*]}"
+  "gpaprof-empty|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- ${loop[*]}"
+  "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
+  "gpaprof-F|$GPAPROF -t --no-progress -F $BENCH_TMP/left_out.txt -o $BENCH_TMP/left_out -- ${loop[*]}"
+)
+declare -A runs
+for _ in $(seq "$ROUNDS"); do
+  for entry in "${contenders[@]}"; do
+    IFS='|' read -r name command <<< "$entry"
+    # shellcheck disable=SC2086  # the command is a word list on purpose
+    wall $PIN $command
+    ns=$(grep -o 'ns_per_launch=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
+    if [ -z "$ns" ]; then
+      echo "   $name: no loop time; its output:"
+      sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
+      continue
+    fi
+    runs[$name]="${runs[$name]:-} $ns"
+  done
+done
+
+printf '%-16s %14s %16s %18s   %s\n' contender ns/launch "x gpaprof-empty" "own ns/launch" runs
+# shellcheck disable=SC2086
+floor=$(median ${runs[gpaprof-empty]:-0})
+for entry in "${contenders[@]}"; do
+  name=${entry%%|*}
+  [ -n "${runs[$name]:-}" ] || continue
+  # shellcheck disable=SC2086
+  m=$(median ${runs[$name]})
+  printf '%-16s %14.1f %16s %18s   %s\n' "$name" "$m" "$(ratio "$m" "$floor")" \
+    "$(awk -v a="$m" -v b="$floor" 'BEGIN {printf "%.1f", a - b}')" "${runs[$name]}"
+done
