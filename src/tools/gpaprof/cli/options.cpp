@@ -435,7 +435,8 @@ Which dispatches (-p and -O; the trace always has every call):
   -x, --maxkernels <n>     Profile at most n dispatches (also --launch-count).
 
 Trace (-t):
-  -F, --apifilterfile <f>  APIs not to trace, one per line (e.g. clGetEventInfo).
+  -F, --apifilterfile <f>  APIs not to trace, one per line (e.g. clGetEventInfo). CUDA runtime functions
+                           there that enqueue nothing (cudaGetLastError, ...) are not listened to at all.
   -M, --maxapicalls <n>    At most n traced calls per thread (default 1000000).
   -y, --sym                Where each API call came from: function, file and line (needs debug info;
                            addr2line from binutils), else the symbol and offset.
