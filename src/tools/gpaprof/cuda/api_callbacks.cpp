@@ -370,8 +370,14 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
 
 void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
                                uint64_t threadId, uint64_t index) {
-    // While the process ends, device times are handed over after every call: nothing flushes them later.
-    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed)) {
+    // While the process ends, the thread that ends it hands device times over after each of its calls (a static
+    // destructor's copy): nothing flushes them later. Only that thread: another one that flushed took the records
+    // CUPTI held, for everyone, and the process could end while it was still writing them (a thread still
+    // launching when main returned lost a whole buffer of kernel lines and left half a line in the spool,
+    // tests/tools/gpaprof/cuda/fake_cuda_end_to_end_test.cpp). What other threads have in flight when the process
+    // begins to end, Finish waits for; their launches after that wait (HoldWhileExiting).
+    if (exiting_.load(std::memory_order_relaxed) && unflushedEnqueues_.load(std::memory_order_relaxed) &&
+        threadId == exitingThread_.load(std::memory_order_relaxed)) {
         Internal internal;
         FlushActivity();
     }

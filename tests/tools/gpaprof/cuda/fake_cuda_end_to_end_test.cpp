@@ -33,12 +33,13 @@ class FakeCudaEndToEnd : public testing::ProfiledRunTest {
 protected:
     void SetUp() override { MakeDirectory("gpaprof-fake-cuda"); }
 
-    Outcome Profile(std::vector<std::string> options, std::map<std::string, std::string> environment = {}) {
+    Outcome Profile(std::vector<std::string> options, std::map<std::string, std::string> environment = {},
+                    const std::string& end = "return") {
         std::vector<std::string> command = {GPAPROF_EXECUTABLE, "--no-progress"};
         command.insert(command.end(), options.begin(), options.end());
         command.insert(command.end(), {"-o", "fake", "--", GPAPROF_FAKE_CUDA_APP, "--launches", std::to_string(kLaunches),
                                        "--threads", std::to_string(kThreads), "--driver-every", std::to_string(kDriverEvery),
-                                       "--streams", std::to_string(kStreams)});
+                                       "--streams", std::to_string(kStreams), "--end", end});
         environment["GPAPROF_CUDA_TRACING_LIBRARY"] = GPAPROF_FAKE_CUDA_LIBRARY;
         environment["GPAPROF_CUDA_STATS"] = "1";
         const Outcome run = Execute(command, directory_, environment);
@@ -94,6 +95,36 @@ TEST_F(FakeCudaEndToEnd, EveryCallAndEveryLaunchWithItsKernel) {
         EXPECT_EQ(counts.threads.size(), static_cast<size_t>(kThreads));
         EXPECT_EQ(counts.queues.size(), static_cast<size_t>(kThreads * kStreams)) << "each launch on the stream it named";
     }
+}
+
+// However the program ends — returning from main, exit, _exit, abort — every call it made is in the trace and every
+// launch has its kernel: the calls kept in the rings and the launches staged are written by the exit hooks and the
+// crash handler. And where main returns while its threads still launch, every launch in the trace has its kernel
+// (a thread that launches while the process ends waits at its next launch; it is not cut between its call and
+// its kernel).
+TEST_F(FakeCudaEndToEnd, EveryWayOfEndingKeepsEveryCallAndItsKernel) {
+    constexpr size_t kRuntime = kThreads * kLaunches, kDriver = kThreads * (kLaunches / kDriverEvery);
+    for (const std::string end : {"exit", "_exit", "abort"}) {
+        SCOPED_TRACE(end);
+        const Outcome run = Profile({"-t"}, {}, end);
+        if (run.err.find("cannot profile") != std::string::npos) GTEST_SKIP() << "gpaprof cannot profile here: " << run.err;
+        EXPECT_EQ(run.exitCode, end == "abort" ? 134 : 0) << run.err;
+        const Counts counts = Count();
+        EXPECT_EQ(counts.runtimeLaunches, kRuntime);
+        EXPECT_EQ(counts.driverLaunches, kDriver);
+        EXPECT_EQ(counts.errorChecks, kRuntime);
+        EXPECT_EQ(counts.withKernel, kRuntime + kDriver) << "every launch joined to its kernel's record";
+    }
+    const Outcome run = Profile({"-t"}, {}, "still-launching");
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    const std::regex before("launches_before_exit=([0-9]+)");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(run.out, match, before)) << run.out;
+    const Counts counts = Count();
+    EXPECT_GE(counts.runtimeLaunches, std::stoul(match[1])) << "the launches made before main returned";
+    EXPECT_EQ(counts.withKernel, counts.runtimeLaunches + counts.driverLaunches) << "a launch in the trace without its kernel";
+    std::printf("FIGURE still_launching before_exit=%s runtime_launches=%zu with_kernel=%zu\n", match[1].str().c_str(),
+                counts.runtimeLaunches, counts.withKernel);
 }
 
 // A runtime function left out with -F that enqueues nothing is not subscribed to: CUPTI (here its stand-in) delivers
