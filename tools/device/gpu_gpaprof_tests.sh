@@ -12,7 +12,8 @@
 # of one profiled run, for docs and readers).
 #
 # Usage: tools/device/gpu_gpaprof_tests.sh [build-dir] [steps...]
-#   steps: tests bench graphs graphs-torch graphs-torch-compile (default: tests bench); DEADLINE (seconds, default
+#   steps: tests bench launch-bound graphs graphs-torch graphs-torch-compile (default: tests bench; launch-bound: issue
+#   34's table against nsys, ROUNDS 9 and REPEATS 3 by default, BASE_GPAPROF for an A/B row); DEADLINE (seconds, default
 #   560) stops starting new steps after it, and each step's limit is cut to the time left.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -96,6 +97,17 @@ if [[ " $steps " == *" bench "* ]]; then
   step "$benchlog" bench_counters 300 bench/gpaprof_vs_ncu.sh
   step "$benchlog" bench_kernel_time 150 bench/kernel_time_vs_ncu.sh
   step "$benchlog" bench_metrics 120 bench/gpa_vs_ncu_metrics.sh
+fi
+
+if [[ " $steps " == *" launch-bound "* ]]; then
+  # Issue 34's comparison: gpaprof against Nsight Systems (its defaults, and every call) in the same rounds, the
+  # fastest of REPEATS runs of each a round (this machine's runs fall into two modes a process at a time,
+  # docs/benchmarks.md); a row with -F cudaGetLastError (no callbacks for it, as nsys's defaults leave such calls
+  # out); BASE_GPAPROF (another build's gpaprof) adds a row for an A/B in the same rounds.
+  printf 'cudaGetLastError\n' > "$OUT/left_out.txt"
+  BUILD=$PWD/$build ROUNDS=${ROUNDS:-9} REPEATS=${REPEATS:-3} GPAPROF_VARIANTS="F:--apifilterfile=$OUT/left_out.txt" \
+    CONTENDERS="alone gpaprof gpaprof:F${BASE_GPAPROF:+ gpaprof-base} nsys nsys-all" \
+    step "$benchlog" bench_launch_bound_vs_nsys 500 bench/trace_launch_bound.sh
 fi
 
 if [[ " $steps " == *" graphs "* ]]; then

@@ -31,6 +31,8 @@
 #   joins   tools/device/gpu_gpaprof_thread_joins.sh: the 4-thread trace test RUNS times (10, ~2 s each), every
 #           launch call of every profile with its kernel (a defect of 2026-11-27 hit about one profile in ten)
 #   bench   tools/device/gpu_gpaprof_tests.sh bench: the ratios of bench/ (docs/benchmarks.md)
+#   launch-bound  tools/device/gpu_gpaprof_tests.sh launch-bound: issue 34's launch-bound table against nsys and nsys
+#           recording every call, the fastest of 3 runs a round, 9 rounds (not in the default list)
 #   main    tools/main.sh's job on the CUDA sample
 #   vulkan  tools/device/gpu_vulkan_tests.sh: the Vulkan layer and library tests on NVIDIA's Vulkan driver
 #           (not in the default list: the run must carry .gl/, see that script)
@@ -173,7 +175,7 @@ for part in $parts; do
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
       ;;
-    graphs|graphs-torch|graphs-torch-compile)
+    graphs|graphs-torch|graphs-torch-compile|launch-bound)
       OUT=$dir DEADLINE=${GRAPHS_DEADLINE:-560} bash tools/device/gpu_gpaprof_tests.sh "$build" "$part" > "$dir/run.log" 2>&1
       rc=$?
       cat "$dir/summary.txt" 2>/dev/null | tee -a "$summary"
@@ -241,7 +243,7 @@ for part in $parts; do
       tail -25 "$dir/main.log"
       head -12 "$dir/out/image_pipeline.csv" 2>/dev/null
       ;;
-    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda pm-sampling pm-bench gpaprof graphs graphs-torch graphs-torch-compile joins bench main gl vulkan repeat launcher multigpu python)"; exit 2 ;;
+    *) echo "unknown part '$part' (parts: build opencl opencl-layer cuda pm-sampling pm-bench gpaprof graphs graphs-torch graphs-torch-compile launch-bound joins bench main gl vulkan repeat launcher multigpu python)"; exit 2 ;;
   esac
   record "$part" "rc=$rc $((SECONDS - start))s"
   pack "$part"
