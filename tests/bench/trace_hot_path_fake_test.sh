@@ -14,7 +14,9 @@ done
 # That gpaprof's rows measured gpaprof at all (a row of a gpaprof that did not subscribe would look like the
 # floor): the stand-in counts the callbacks it delivered, 6 a launch (the runtime launch, the driver launch inside
 # it and cudaGetLastError, each entered and left).
-GPAPROF_CUDA_TRACING_LIBRARY=$build/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so \
+# (The output into a variable first: grep -q ending a pipe early would fail it under pipefail.)
+check=$(GPAPROF_CUDA_TRACING_LIBRARY=$build/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so \
   "$build/bin/gpaprof" -t --no-progress -o "$(mktemp -d)/check" -- "$build/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app" \
-  --launches 100 --driver-every 0 2>&1 | grep -q " 600 callbacks delivered" || { echo "FAIL: gpaprof did not subscribe"; exit 1; }
+  --launches 100 --driver-every 0 2>&1)
+grep -q " 600 callbacks delivered" <<< "$check" || { echo "$check"; echo "FAIL: gpaprof did not subscribe"; exit 1; }
 echo "PASS"
