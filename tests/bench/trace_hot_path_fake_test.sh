@@ -15,8 +15,10 @@ done
 # floor): the stand-in counts the callbacks it delivered, 6 a launch (the runtime launch, the driver launch inside
 # it and cudaGetLastError, each entered and left).
 # (The output into a variable first: grep -q ending a pipe early would fail it under pipefail.)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 check=$(GPAPROF_CUDA_TRACING_LIBRARY=$build/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so \
-  "$build/bin/gpaprof" -t --no-progress -o "$(mktemp -d)/check" -- "$build/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app" \
+  "$build/bin/gpaprof" -t --no-progress -o "$scratch/check" -- "$build/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app" \
   --launches 100 --driver-every 0 2>&1)
 grep -q " 600 callbacks delivered" <<< "$check" || { echo "$check"; echo "FAIL: gpaprof did not subscribe"; exit 1; }
 echo "PASS"
