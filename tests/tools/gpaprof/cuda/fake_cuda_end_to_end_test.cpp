@@ -42,6 +42,7 @@ protected:
                                        "--streams", std::to_string(kStreams), "--end", end});
         environment["GPAPROF_CUDA_TRACING_LIBRARY"] = GPAPROF_FAKE_CUDA_LIBRARY;
         environment["GPAPROF_CUDA_STATS"] = "1";
+        environment["FAKE_CUDA_FLUSH_MS"] = "1";  // records handed over by the stand-in's own thread while threads launch
         const Outcome run = Execute(command, directory_, environment);
         std::printf("---- gpaprof stdout:\n%s---- gpaprof stderr:\n%s", run.out.c_str(), run.err.c_str());
         return run;
@@ -94,6 +95,10 @@ TEST_F(FakeCudaEndToEnd, EveryCallAndEveryLaunchWithItsKernel) {
         EXPECT_EQ(counts.withKernel, kRuntime + kDriver) << "every launch joined to its kernel's record";
         EXPECT_EQ(counts.threads.size(), static_cast<size_t>(kThreads));
         EXPECT_EQ(counts.queues.size(), static_cast<size_t>(kThreads * kStreams)) << "each launch on the stream it named";
+        // Records came in several buffers, from the stand-in's own thread too, while the threads launched.
+        std::smatch buffers;
+        ASSERT_TRUE(std::regex_search(run.err, buffers, std::regex("activity-buffer ([0-9]+) x"))) << run.err;
+        EXPECT_GE(std::stoul(buffers[1]), 2u);
     }
 }
 

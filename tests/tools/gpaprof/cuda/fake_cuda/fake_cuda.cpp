@@ -15,9 +15,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -276,6 +279,9 @@ FAKE_EXPORT CUptiResult cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid
 
 FAKE_EXPORT CUptiResult cuptiActivityFlushAll(uint32_t) {
     State& state = Get();
+    // One flush at a time, as CUPTI's: a flush waits for the one in progress to hand its buffers over.
+    static std::mutex* flushing = new std::mutex();  // never freed: flushes come while the process ends
+    std::lock_guard<std::mutex> one(*flushing);
     std::vector<State::Launched> kernels;
     CUpti_BuffersCallbackRequestFunc requested = nullptr;
     CUpti_BuffersCallbackCompleteFunc completed = nullptr;
@@ -300,6 +306,29 @@ FAKE_EXPORT CUptiResult cuptiActivityFlushAll(uint32_t) {
         at += fit;
         completed(Context(), 0, buffer, size, fit * sizeof(CUpti_ActivityKernel10));
     }
+    return CUPTI_SUCCESS;
+}
+
+// CUPTI's own thread hands buffers over every `period` ms (0: no more), as gpaprof asks it to: the records then
+// come on another thread while the application launches. FAKE_CUDA_FLUSH_MS shortens the period for tests (whose
+// programs run for less than gpaprof's 100 ms).
+FAKE_EXPORT CUptiResult cuptiActivityFlushPeriod(uint32_t period) {
+    static std::atomic<uint32_t>* current = new std::atomic<uint32_t>(0);
+    static std::once_flag started;
+    if (const char* shorter = std::getenv("FAKE_CUDA_FLUSH_MS"); shorter && period > 0) {
+        period = static_cast<uint32_t>(std::max(1l, std::strtol(shorter, nullptr, 10)));
+    }
+    current->store(period);
+    if (period == 0) return CUPTI_SUCCESS;
+    std::call_once(started, [] {
+        std::thread([] {
+            for (;;) {
+                const uint32_t ms = current->load();
+                std::this_thread::sleep_for(std::chrono::milliseconds(ms ? ms : 10));
+                if (current->load()) cuptiActivityFlushAll(0);
+            }
+        }).detach();
+    });
     return CUPTI_SUCCESS;
 }
 

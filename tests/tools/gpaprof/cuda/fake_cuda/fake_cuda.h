@@ -5,7 +5,7 @@
 // injection library as the driver does, then makes calls through the functions below, which deliver the callbacks
 // CUPTI would (each call's entry and exit; a runtime launch's driver launch nested inside it) to the subscriber,
 // honouring what it enabled, and keep a kernel record for each launch, handed over in activity buffers when the
-// subscriber flushes.
+// subscriber flushes and, as CUPTI's own thread does, every flush period (FAKE_CUDA_FLUSH_MS shortens it).
 //
 // Made up, and said so: one device ("Fake CUDA device"), one context, kernels of 2 µs starting 1 µs after their
 // launch, on the CUPTI timestamp callback's clock when one is registered. A runtime launch's kernel record carries
