@@ -5,6 +5,7 @@
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 #include <cuda.h>
@@ -73,25 +74,24 @@ uint32_t ApiType(CudaDomain domain, uint32_t cbid) {
 
 const CudaApiInfo* FindApi(CudaDomain domain, uint32_t cbid) { return FindApiByType(ApiType(domain, cbid)); }
 
-const CudaApiInfo* FindApiByType(uint32_t apiType) {
-    // Looked up at every callback, twice per traced call: one dense array per domain, one load, where a binary
-    // search over the table touched a dozen cache lines (docs/benchmarks.md, launch-bound tracing).
-    struct ByType {
-        std::vector<const CudaApiInfo*> runtime, driver;
-    };
-    static const ByType index = [] {
-        ByType built;
+const std::vector<const CudaApiInfo*>& ApisByCallbackId(CudaDomain domain) {
+    // Looked up at every callback: one dense array per domain, one load, where a binary search over the table
+    // touched a dozen cache lines (docs/benchmarks.md, launch-bound tracing).
+    static const std::array<std::vector<const CudaApiInfo*>, 2> index = [] {
+        std::array<std::vector<const CudaApiInfo*>, 2> built;
         for (const CudaApiInfo& info : Table()) {
-            const bool driver = info.apiType >= kDriverApiTypeBase;
-            std::vector<const CudaApiInfo*>& slots = driver ? built.driver : built.runtime;
-            const uint32_t slot = driver ? info.apiType - kDriverApiTypeBase : info.apiType;
-            if (slot >= slots.size()) slots.resize(slot + 1, nullptr);
-            if (!slots[slot]) slots[slot] = &info;  // the first of a type, as the sorted table's lower bound gave
+            std::vector<const CudaApiInfo*>& slots = built[static_cast<size_t>(info.domain)];
+            if (info.cbid >= slots.size()) slots.resize(info.cbid + 1, nullptr);
+            if (!slots[info.cbid]) slots[info.cbid] = &info;  // the first of a type, as the sorted table's lower bound gave
         }
         return built;
     }();
+    return index[static_cast<size_t>(domain)];
+}
+
+const CudaApiInfo* FindApiByType(uint32_t apiType) {
     const bool driver = apiType >= kDriverApiTypeBase;
-    const std::vector<const CudaApiInfo*>& slots = driver ? index.driver : index.runtime;
+    const std::vector<const CudaApiInfo*>& slots = ApisByCallbackId(driver ? CudaDomain::Driver : CudaDomain::Runtime);
     const uint32_t slot = driver ? apiType - kDriverApiTypeBase : apiType;
     return slot < slots.size() ? slots[slot] : nullptr;
 }

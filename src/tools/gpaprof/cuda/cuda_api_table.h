@@ -45,6 +45,8 @@ uint32_t ApiType(CudaDomain domain, uint32_t cbid);
 const CudaApiInfo* FindApi(CudaDomain domain, uint32_t cbid);
 const CudaApiInfo* FindApiByType(uint32_t apiType);
 const CudaApiInfo* FindApiByName(std::string_view name);
+// Every function of a domain by its CUPTI callback id (nullptr where the table has none), for a lookup in one load.
+const std::vector<const CudaApiInfo*>& ApisByCallbackId(CudaDomain domain);
 // Every function of both domains, runtime first, each in callback-id order.
 const std::vector<CudaApiInfo>& AllApis();
 

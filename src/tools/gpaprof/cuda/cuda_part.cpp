@@ -99,11 +99,6 @@ bool CudaPart::Initialize(std::string* problem) {
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     stageOnlyNestedLaunches_ = stageLaunches_ && !occupancy_;
-    for (const CudaApiInfo& info : AllApis()) {
-        std::vector<const CudaApiInfo*>& byCbid = apis_[static_cast<size_t>(info.domain)];
-        if (info.cbid >= byCbid.size()) byCbid.resize(info.cbid + 1, nullptr);
-        if (!byCbid[info.cbid]) byCbid[info.cbid] = &info;
-    }
     rawParamsSizes_.fill(-1);
     if (const char* raw = std::getenv("GPAPROF_CUDA_RAW_CALLS"); !(raw && std::strcmp(raw, "0") == 0)) {
         for (const CudaApiInfo& info : AllApis()) {

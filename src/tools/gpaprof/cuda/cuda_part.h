@@ -289,11 +289,12 @@ private:
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
-    // The API table by domain and callback id, looked up at every entry (one load; FindApi's shared index took
-    // ~9 ns of each of a launch's six callbacks).
-    std::array<std::vector<const CudaApiInfo*>, 2> apis_;
+    // The API table by domain and callback id (ApisByCallbackId), held here and looked up inline at every entry
+    // (FindApi's call and guard took ~9 ns of each of a launch's six callbacks).
+    std::array<const std::vector<const CudaApiInfo*>*, 2> apis_{&ApisByCallbackId(CudaDomain::Runtime),
+                                                                &ApisByCallbackId(CudaDomain::Driver)};
     const CudaApiInfo* ApiInfo(CudaDomain domain, uint32_t cbid) const {
-        const std::vector<const CudaApiInfo*>& byCbid = apis_[static_cast<size_t>(domain)];
+        const std::vector<const CudaApiInfo*>& byCbid = *apis_[static_cast<size_t>(domain)];
         return cbid < byCbid.size() ? byCbid[cbid] : nullptr;
     }
     // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
