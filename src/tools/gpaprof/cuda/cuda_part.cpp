@@ -383,6 +383,9 @@ void CudaPart::Finish() {
                          s.startSteps.c_str());
         }
     }
+    // No periodic flush from now on: one that CUPTI's thread began after the last flush below would be cut off by
+    // the process's end, half its records written (the exiting thread's flushes are the last).
+    if (first && trace_ && api_->cuptiActivityFlushPeriod) api_->cuptiActivityFlushPeriod(0);
     // Later calls flush CUPTI's activity only when there can be something new: by then CUPTI may be
     // tearing down.
     if (trace_ && (first || unflushedEnqueues_.load())) FlushActivity();
