@@ -6,10 +6,13 @@
 # Usage: scripts_executable_test.sh SOURCE_DIR
 set -uo pipefail
 cd "${1:?usage: scripts_executable_test.sh SOURCE_DIR}" || exit 2
-if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-  # The mode git records is the one a fresh clone gets.
-  mapfile -t scripts < <(git ls-files -s -- '*.sh' '*.py' | awk '{ print $1 " " $4 }')
-else
+# The mode git records is the one a fresh clone gets; outside a checkout of this tree (a source archive, perhaps
+# unpacked inside another repository), the files' own modes.
+scripts=()
+if [ -e .git ]; then
+  mapfile -t scripts < <(git ls-files -s -- '*.sh' '*.py' 2> /dev/null | awk '{ print $1 " " $4 }')
+fi
+if [ ${#scripts[@]} -eq 0 ]; then
   mapfile -t scripts < <(find . -path './build*' -prune -o \( -name '*.sh' -o -name '*.py' \) -type f \
                            \( -perm -u+x -printf '100755 %P\n' -o -printf '100644 %P\n' \))
 fi
