@@ -11,7 +11,10 @@
 #   cores or more), PERF (perf's path; found on the PATH otherwise), PERF_LIBS (a folder of libraries for a perf
 #   binary carried from another system: given to perf alone, never to the profiled program), SYMBOLS (25: the
 #   launching thread's costliest symbols under gpaprof -t, in gpaprof's own libraries, libc, libstdc++ and the vDSO,
-#   in us a launch; 0 leaves the table out).
+#   in us a launch; 0 leaves the table out), RUNS (1: runs of each contender, interleaved by round; each library's
+#   figure and the loop time are the medians over the runs, since this machine's runs fall into two modes a process
+#   at a time, docs/benchmarks.md), GPAPROF_VARIANTS ("name:VAR=value,--option ...": a "gpaprof:name" column each,
+#   gpaprof -t with that environment and those options, as in bench/trace_launch_bound.sh).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-200000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -31,34 +34,62 @@ contenders=(
   "gpaprof-empty|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- ${loop[*]}"
   "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
 )
-declare -A cost loop_us dsos
+for variant in ${GPAPROF_VARIANTS:-}; do
+  # Items starting with "-" are gpaprof's options, the others the environment.
+  variant_env=() variant_args=()
+  IFS=',' read -r -a items <<< "${variant#*:}"
+  for item in "${items[@]}"; do
+    case $item in -*) variant_args+=("$item") ;; ?*) variant_env+=("$item") ;; esac
+  done
+  contenders+=("gpaprof:${variant%%:*}|env ${variant_env[*]} $GPAPROF -t ${variant_args[*]} --no-progress -o $BENCH_TMP/variant -- ${loop[*]}")
+done
+RUNS=${RUNS:-1}
+declare -A costs loops dsos done_runs
 names=()
-for entry in "${contenders[@]}"; do
-  IFS='|' read -r name command <<< "$entry"
-  names+=("$name")
-  data=$BENCH_TMP/$name.data
-  # shellcheck disable=SC2086  # the command is a word list on purpose
-  "${perf_cmd[@]}" record -q -e cpu-clock -F "$FREQ" -o "$data" -- env -u LD_LIBRARY_PATH $PIN $command > "$BENCH_TMP/$name.out" 2>&1
-  seconds=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/$name.out" | head -1 | cut -d= -f2)
-  if [ -z "$seconds" ]; then
-    echo "   $name: no loop time; its output:"
-    sed 's/^/     /' "$BENCH_TMP/$name.out" | tail -20
-    continue
-  fi
-  loop_us[$name]=$(awk -v s="$seconds" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", s * 1e6 / n}')
-  # The launching thread: the program's thread with the most samples.
-  tid=$("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none --sort pid 2> /dev/null |
-        awk '$2 ~ /:launch_loop$/ {print $2; exit}')
-  tid=${tid%%:*}
-  [ -n "$tid" ] || { echo "   $name: no samples of launch_loop"; continue; }
-  while read -r samples dso; do
-    cost[$name,$dso]=$(awk -v c="$samples" -v f="$FREQ" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", c * 1e6 / f / n}')
-    dsos[$dso]=1
-  # (Sorted by thread and library rather than filtered with --tid: perf 6.1's --tid drops the samples a thread
-  # took after its process exec'd, as gpaprof's child does.)
-  done < <("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none -n --sort pid,dso 2> /dev/null |
-           awk -v t="$tid" '!/^#/ && NF >= 4 && $3 ~ ("^" t ":") {print $2, $4}')
-  [ "$name" = gpaprof ] && traced_tid=$tid
+for entry in "${contenders[@]}"; do names+=("${entry%%|*}"); done
+for run in $(seq "$RUNS"); do
+  for entry in "${contenders[@]}"; do
+    IFS='|' read -r name command <<< "$entry"
+    data=$BENCH_TMP/${name//:/-}.data
+    # shellcheck disable=SC2086  # the command is a word list on purpose
+    "${perf_cmd[@]}" record -q -e cpu-clock -F "$FREQ" -o "$data" -- env -u LD_LIBRARY_PATH $PIN $command > "$BENCH_TMP/$name.out" 2>&1
+    seconds=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/$name.out" | head -1 | cut -d= -f2)
+    if [ -z "$seconds" ]; then
+      echo "   $name: no loop time; its output:"
+      sed 's/^/     /' "$BENCH_TMP/$name.out" | tail -20
+      continue
+    fi
+    loops[$name]="${loops[$name]:-} $(awk -v s="$seconds" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", s * 1e6 / n}')"
+    # The launching thread: the program's thread with the most samples.
+    tid=$("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none --sort pid 2> /dev/null |
+          awk '$2 ~ /:launch_loop$/ {print $2; exit}')
+    tid=${tid%%:*}
+    [ -n "$tid" ] || { echo "   $name: no samples of launch_loop"; continue; }
+    done_runs[$name]="${done_runs[$name]:-} $run"
+    while read -r samples dso; do
+      costs[$name,$dso,$run]=$(awk -v c="$samples" -v f="$FREQ" -v n="$LAUNCHES" 'BEGIN {printf "%.2f", c * 1e6 / f / n}')
+      dsos[$dso]=1
+    # (Sorted by thread and library rather than filtered with --tid: perf 6.1's --tid drops the samples a thread
+    # took after its process exec'd, as gpaprof's child does.)
+    done < <("${perf_cmd[@]}" report -i "$data" --stdio --no-children -g none -n --sort pid,dso 2> /dev/null |
+             awk -v t="$tid" '!/^#/ && NF >= 4 && $3 ~ ("^" t ":") {print $2, $4}')
+    [ "$name" = gpaprof ] && traced_tid=$tid
+  done
+done
+declare -A cost loop_us
+for name in "${names[@]}"; do
+  # shellcheck disable=SC2086  # word lists on purpose
+  [ -n "${loops[$name]:-}" ] && loop_us[$name]=$(median ${loops[$name]})
+  [ -n "${done_runs[$name]:-}" ] || continue
+  for dso in "${!dsos[@]}"; do
+    # A library without samples in one of the runs counts 0 there: the median is over every run.
+    values=() any=
+    for run in ${done_runs[$name]}; do
+      values+=("${costs[$name,$dso,$run]:-0}")
+      [ -n "${costs[$name,$dso,$run]:-}" ] && any=1
+    done
+    [ -n "$any" ] && cost[$name,$dso]=$(printf '%.2f' "$(median "${values[@]}")")
+  done
 done
 
 printf '%-34s' "us a launch, launching thread"
@@ -77,6 +108,7 @@ echo
 printf '%-34s' "loop time a launch"
 for name in "${names[@]}"; do printf ' %14s' "${loop_us[$name]:--}"; done
 echo
+[ "$RUNS" -gt 1 ] && echo "   (medians of $RUNS runs a contender; loop times of the runs: $(for name in "${names[@]}"; do printf '%s:%s; ' "$name" "${loops[$name]:-}"; done))"
 grep -h -o '([0-9]* API calls' "$BENCH_TMP/gpaprof.out" 2> /dev/null | head -1 | sed 's/^(/   (gpaprof wrote /; s/$/)/'
 
 # Where gpaprof's own share goes, by function (what to make cheaper next).
