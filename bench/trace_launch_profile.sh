@@ -109,13 +109,15 @@ printf '%-34s' "loop time a launch"
 for name in "${names[@]}"; do printf ' %14s' "${loop_us[$name]:--}"; done
 echo
 [ "$RUNS" -gt 1 ] && echo "   (medians of $RUNS runs a contender; loop times of the runs: $(for name in "${names[@]}"; do printf '%s:%s; ' "$name" "${loops[$name]:-}"; done))"
-grep -h -o '([0-9]* API calls' "$BENCH_TMP/gpaprof.out" 2> /dev/null | head -1 | sed 's/^(/   (gpaprof wrote /; s/$/)/'
+grep -h -o -m 1 '([0-9]* API calls' "$BENCH_TMP/gpaprof.out" 2> /dev/null | sed 's/^(/   (gpaprof wrote /; s/$/)/'
 
 # Where gpaprof's own share goes, by function (what to make cheaper next).
 if [ "${SYMBOLS:-25}" -gt 0 ] && [ -n "${traced_tid:-}" ]; then
   echo "-- gpaprof -t, launching thread: the costliest symbols of gpaprof's libraries, libc, libstdc++ and the vDSO (us a launch)"
   "${perf_cmd[@]}" report -i "$BENCH_TMP/gpaprof.data" --stdio --no-children -g none -n --sort pid,dso,sym 2> /dev/null |
-    awk -v t="$traced_tid" -v f="$FREQ" -v n="$LAUNCHES" '!/^#/ && NF >= 6 && $3 ~ ("^" t ":") && $4 ~ /gpaprof|libc|libstdc|vdso/ {
-      sym = ""; for (i = 6; i <= NF; i++) sym = sym " " $i
-      printf "   %8.3f  %-28s %s\n", $2 * 1e6 / f / n, $4, sym }' | head -"${SYMBOLS:-25}"
+    awk -v t="$traced_tid" -v f="$FREQ" -v n="$LAUNCHES" -v max="${SYMBOLS:-25}" '
+      # (The count kept here, not by head: head leaving early ended perf with SIGPIPE and the script with 141.)
+      !/^#/ && NF >= 6 && $3 ~ ("^" t ":") && $4 ~ /gpaprof|^libc[.-]|libstdc|vdso/ && ++shown <= max {
+        sym = ""; for (i = 6; i <= NF; i++) sym = sym " " $i
+        printf "   %8.3f  %-28s %s\n", $2 * 1e6 / f / n, $4, sym }'
 fi
