@@ -41,3 +41,16 @@ bench_default_pin() {
     PIN=$(command -v taskset > /dev/null && [ "$(nproc)" -ge 8 ] && echo "taskset -c 2-5")
   fi
 }
+
+# A GPAPROF_VARIANTS item "name:VAR=value,--option ...": gpaprof -t with that environment and those options (items
+# starting with "-" are gpaprof's options, the others the environment). Sets VARIANT_NAME and VARIANT_COMMAND (the
+# command up to gpaprof's own options; the caller adds -o and the program).
+gpaprof_variant() {  # gpaprof_variant ITEM
+  local item items variant_env=() variant_args=()
+  IFS=',' read -r -a items <<< "${1#*:}"
+  for item in "${items[@]}"; do
+    case $item in -*) variant_args+=("$item") ;; ?*) variant_env+=("$item") ;; esac
+  done
+  VARIANT_NAME=${1%%:*}
+  VARIANT_COMMAND="env ${variant_env[*]} $GPAPROF -t ${variant_args[*]}"
+}

@@ -45,13 +45,8 @@ for floor in ${FLOORS:-}; do
   contenders+=("floor:$floor|floor:none|$BIN/cupti_trace_floor ${loop_args[*]} --cupti $floor")
 done
 for variant in ${GPAPROF_VARIANTS:-}; do
-  # Items starting with "-" are gpaprof's options, the others the environment.
-  variant_env=() variant_args=()
-  IFS=',' read -r -a items <<< "${variant#*:}"
-  for item in "${items[@]}"; do
-    case $item in -*) variant_args+=("$item") ;; ?*) variant_env+=("$item") ;; esac
-  done
-  contenders+=("gpaprof:${variant%%:*}|alone|env ${variant_env[*]} $GPAPROF -t ${variant_args[*]} --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
+  gpaprof_variant "$variant"
+  contenders+=("gpaprof:$VARIANT_NAME|alone|$VARIANT_COMMAND --no-progress -o $BENCH_TMP/variant -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")
 done
 if [ -n "${BASE_GPAPROF:-}" ]; then
   contenders+=("gpaprof-base|alone|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- $BIN/launch_loop ${loop_args[*]} --kernel saxpy --warmup $WARMUP")

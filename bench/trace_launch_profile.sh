@@ -35,13 +35,8 @@ contenders=(
   "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
 )
 for variant in ${GPAPROF_VARIANTS:-}; do
-  # Items starting with "-" are gpaprof's options, the others the environment.
-  variant_env=() variant_args=()
-  IFS=',' read -r -a items <<< "${variant#*:}"
-  for item in "${items[@]}"; do
-    case $item in -*) variant_args+=("$item") ;; ?*) variant_env+=("$item") ;; esac
-  done
-  contenders+=("gpaprof:${variant%%:*}|env ${variant_env[*]} $GPAPROF -t ${variant_args[*]} --no-progress -o $BENCH_TMP/variant -- ${loop[*]}")
+  gpaprof_variant "$variant"
+  contenders+=("gpaprof:$VARIANT_NAME|$VARIANT_COMMAND --no-progress -o $BENCH_TMP/variant -- ${loop[*]}")
 done
 RUNS=${RUNS:-1}
 declare -A costs loops dsos done_runs
