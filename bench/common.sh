@@ -54,3 +54,13 @@ gpaprof_variant() {  # gpaprof_variant ITEM
   VARIANT_NAME=${1%%:*}
   VARIANT_COMMAND="env ${variant_env[*]} $GPAPROF -t ${variant_args[*]}"
 }
+
+# The number after KEY= in the last run's output ($BENCH_TMP/last.out, from wall), in FIGURE. Without one, says so
+# with the output's last lines (LABEL names the run) and returns 1.
+last_figure() {  # last_figure KEY LABEL
+  FIGURE=$(grep -o "$1=[0-9.]*" "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
+  [ -n "$FIGURE" ] && return 0
+  echo "   $2: no loop time; its output:"
+  sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
+  return 1
+}

@@ -38,13 +38,8 @@ for _ in $(seq "$ROUNDS"); do
     IFS='|' read -r name command <<< "$entry"
     # shellcheck disable=SC2086  # the command is a word list on purpose
     wall $PIN $command
-    ns=$(grep -o 'ns_per_launch=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
-    if [ -z "$ns" ]; then
-      echo "   $name: no loop time; its output:"
-      sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
-      continue
-    fi
-    runs[$name]="${runs[$name]:-} $ns"
+    last_figure ns_per_launch "$name" || continue
+    runs[$name]="${runs[$name]:-} $FIGURE"
   done
 done
 

@@ -80,12 +80,8 @@ for round in $(seq "$ROUNDS"); do
     for _ in $(seq "$REPEATS"); do
       # shellcheck disable=SC2086  # the command is a word list on purpose
       wall $PIN $command
-      loop=$(grep -o 'loop_seconds=[0-9.]*' "$BENCH_TMP/last.out" | head -1 | cut -d= -f2)
-      if [ -z "$loop" ]; then
-        echo "   $name, round $round: no loop time; its output:"
-        sed 's/^/     /' "$BENCH_TMP/last.out" | tail -20
-        continue
-      fi
+      last_figure loop_seconds "$name, round $round" || continue
+      loop=$FIGURE
       # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
       written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
       [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
