@@ -14,7 +14,8 @@
 #   in us a launch; 0 leaves the table out), RUNS (1: runs of each contender, interleaved by round; each library's
 #   figure and the loop time are the medians over the runs, since this machine's runs fall into two modes a process
 #   at a time, docs/benchmarks.md), GPAPROF_VARIANTS ("name:VAR=value,--option ...": a "gpaprof:name" column each,
-#   gpaprof -t with that environment and those options, as in bench/trace_launch_bound.sh).
+#   gpaprof -t with that environment and those options, as in bench/trace_launch_bound.sh), BASE_GPAPROF (a second
+#   gpaprof, e.g. of an earlier commit: a "gpaprof-base" column, for A/B comparisons in the same rounds).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-200000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -34,6 +35,9 @@ contenders=(
   "gpaprof-empty|env GPAPROF_CUDA_DIAG=empty-callbacks $GPAPROF -t --no-progress -o $BENCH_TMP/empty -- ${loop[*]}"
   "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
 )
+if [ -n "${BASE_GPAPROF:-}" ]; then
+  contenders+=("gpaprof-base|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- ${loop[*]}")
+fi
 for variant in ${GPAPROF_VARIANTS:-}; do
   gpaprof_variant "$variant"
   contenders+=("gpaprof:$VARIANT_NAME|$VARIANT_COMMAND --no-progress -o $BENCH_TMP/variant -- ${loop[*]}")

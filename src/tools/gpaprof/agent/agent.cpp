@@ -41,13 +41,14 @@ struct ThreadState {
 thread_local ThreadState t_thread;
 
 ThreadState& CurrentThread() {
+    ThreadState& thread = t_thread;  // (the TLS address once: each look-up is a call in a dlopen'd library)
     const uint64_t generation = g_forkGeneration.load(std::memory_order_relaxed);
-    if (t_thread.generation != generation) {
-        t_thread = ThreadState{};
-        t_thread.generation = generation;
-        t_thread.tid = static_cast<uint64_t>(syscall(SYS_gettid));
+    if (thread.generation != generation) [[unlikely]] {
+        thread = ThreadState{};
+        thread.generation = generation;
+        thread.tid = static_cast<uint64_t>(syscall(SYS_gettid));
     }
-    return t_thread;
+    return thread;
 }
 
 // Async-signal-safe formatting: appends decimal digits.
@@ -319,6 +320,7 @@ CallSlot Agent::BeginCall(Part part, bool excluded) {
     ThreadState& thread = CurrentThread();
     const uint32_t p = static_cast<uint32_t>(part);
     slot.index = thread.nextIndex[p]++;
+    slot.threadId = thread.tid;
     if (thread.recorded[p] < config_.maxApiCalls) {
         ++thread.recorded[p];
         slot.record = true;

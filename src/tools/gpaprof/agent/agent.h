@@ -35,6 +35,8 @@ GPAPROF_AGENT_API const char* PartName(Part part);
 struct CallSlot {
     std::optional<uint64_t> index;  // the call's CallIndex; absent when the call is not traced
     bool record = false;            // write its records (false past --maxapicalls)
+    uint64_t threadId = 0;          // the calling thread's id (ThreadId()), set with the index: the call's records
+                                    // need it, and a second look-up would cost the hot path a TLS access
 };
 
 class GPAPROF_AGENT_API Agent {

@@ -30,13 +30,20 @@ namespace gpaprof::cuda::injection {
 namespace {
 
 // The calls in progress on this thread: used by callbacks during thread and process teardown, hence not a
-// thread_local object (late_thread_local.h says why); a plain pointer to it is cached in one, which saves a
-// pthread_getspecific in each of the five places a launch looks its open calls up.
+// thread_local object (late_thread_local.h says why); a plain pointer to it is cached in one. Looked up once a
+// callback and handed down: in a library the driver loads with dlopen, each function that reads a thread_local
+// calls __tls_get_addr (26 calls a launch before, 0.05-0.06 us on the H200, docs/benchmarks.md).
 agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
-thread_local std::vector<OpenCall>* t_openCalls = nullptr;
-std::vector<OpenCall>& OpenCalls() {
-    if (!t_openCalls) t_openCalls = &g_openCalls.Get([] { t_openCalls = nullptr; });
-    return *t_openCalls;
+[[gnu::noinline]] std::vector<OpenCall>& MakeOpenCalls(CallbackThread& thread) {
+    thread.openCalls = &g_openCalls.Get([] { t_callbackThread.openCalls = nullptr; });
+    return *thread.openCalls;
+}
+// This thread's block, its address taken once: GCC recomputes a thread_local's address, a call each time, rather
+// than keep it in a register across calls; the address a function returns it keeps.
+[[gnu::noinline]] CallbackThread& ThisCallbackThread() { return t_callbackThread; }
+inline std::vector<OpenCall>& OpenCalls(CallbackThread& thread = t_callbackThread) {
+    if (std::vector<OpenCall>* calls = thread.openCalls) [[likely]] return *calls;
+    return MakeOpenCalls(thread);
 }
 // What writing a call's record takes, kept per thread so that a traced call allocates nothing once the
 // buffers have grown (a thread_local would be gone in the callbacks at exit: late_thread_local.h).
@@ -107,8 +114,9 @@ bool CudaPart::CalledByRuntime(uint32_t driverCbid) {
     return runtime;
 }
 
-OpenCall* CudaPart::InnermostTraced() {
-    std::vector<OpenCall>& calls = OpenCalls();
+OpenCall* CudaPart::InnermostTraced() { return InnermostTraced(OpenCalls()); }
+
+OpenCall* CudaPart::InnermostTraced(std::vector<OpenCall>& calls) {
     for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
         if (it->traced) return &*it;
     }
@@ -116,6 +124,15 @@ OpenCall* CudaPart::InnermostTraced() {
 }
 
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    CallbackThread& thread = ThisCallbackThread();
+    if (thread.internal > 0) [[unlikely]] {
+        // gpaprof's own calls are not traced, but modules they load lazily are needed. (-t tells the kernels
+        // gpaprof launches apart by their streams and contexts: LaunchReplayer::OwnsActivity.)
+        if (domain != CUPTI_CB_DOMAIN_RESOURCE ||
+            (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED && cbid != CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
+            return;
+        }
+    }
     if (setupAheadPending_.load(std::memory_order_relaxed)) StartSetupAhead(domain, cbid);
     if (diagEmptyCallbacks_) return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
@@ -137,7 +154,7 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
                      domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver",
                      callback->callbackSite == CUPTI_API_ENTER ? "enter" : "exit",
                      callback->functionName ? callback->functionName : "?", callback->correlationId,
-                     static_cast<void*>(callback->context), OpenCalls().size());
+                     static_cast<void*>(callback->context), OpenCalls(thread).size());
     }
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
         int result = 0;
@@ -162,26 +179,26 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
         }
     }
     const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
+    std::vector<OpenCall>& calls = OpenCalls(thread);
     if (callback->callbackSite == CUPTI_API_ENTER) {
-        ApiEnter(api, cbid, callback);
+        ApiEnter(calls, api, cbid, callback);
     } else {
-        ApiExit(api, cbid, callback);
+        ApiExit(calls, api, cbid, callback);
     }
 }
 
-void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::EnterTraced);
     const CudaApiInfo* info = ApiInfo(domain, cbid);
-    std::vector<OpenCall>& calls = OpenCalls();
     // The driver launch a runtime launch makes, in a trace alone: all it adds is its kernel's staging, which
     // LaunchEnter does without an open call (it uses one only for counters, occupancy and replay). Its exit then
     // finds no open call and returns. The open call's entry and exit were ~0.1 µs of a launch (docs/benchmarks.md,
-    // 2026-11-29).
+    // 2026-11-29). (No profiled launch is in progress in a trace alone, and LaunchEnter calls CUDA here only in
+    // IntoCapture, which marks that call gpaprof's own: no thread_local is read or written on this path.)
     if (stageOnlyNestedLaunches_ && !calls.empty() && domain == CudaDomain::Driver && info &&
-        info->apiClass == CudaApiClass::KernelLaunch && !t_profilingLaunch) {
+        info->apiClass == CudaApiClass::KernelLaunch) {
         cost.Retarget(CostSite::EnterNested);
-        Internal internal;
-        LaunchEnter(nullptr, cbid, data);
+        LaunchEnter(calls, nullptr, cbid, data);
         return;
     }
     // Filled where it will stay (no OpenCall moved into the list and destroyed: ~10 ns a call).
@@ -219,6 +236,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     if (call.traced) {
         const agent::CallSlot slot = agent_->BeginCall(agent::Part::Cuda, info ? Excluded(*info) : false);
         call.index = slot.index;
+        call.threadId = slot.threadId;
         call.record = slot.record && slot.index && trace_ && info;
     }
     OpenCall& open = call;
@@ -227,7 +245,7 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     // one registration per launch instead of two (each took about 0.3 us, docs/benchmarks.md).
     const bool runtimeLaunch = domain == CudaDomain::Runtime && open.apiClass == CudaApiClass::KernelLaunch;
     if (trace_ && enqueues && !driverLaunch && !runtimeLaunch) {
-        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+        if (OpenCall* owner = InnermostTraced(calls); owner && owner->record) {
             Internal internal;
             const std::optional<uint64_t> stream = StreamArgument(domain, cbid, data->functionParams);
             if (!stream || !IntoCapture(reinterpret_cast<CUstream>(*stream))) {
@@ -237,13 +255,13 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     }
     if (driverLaunch) {
         Internal internal;
-        LaunchEnter(&open, cbid, data);
+        LaunchEnter(calls, &open, cbid, data);
     } else if (open.apiClass == CudaApiClass::GraphLaunch && domain == CudaDomain::Driver) {
         // The runtime's cudaGraphLaunch arrives here too, as the driver launch it makes.
         Internal internal;
-        if (!t_profilingLaunch) GraphLaunchEnter(&open, data);
+        if (!t_callbackThread.profilingLaunch) GraphLaunchEnter(&open, data);
     } else if (collector_ && domain == CudaDomain::Driver && SwitchesContext(cbid, data->functionParams, data->context) &&
-               !t_profilingLaunch && !ThreadHoldsGate()) {
+               !t_callbackThread.profilingLaunch && !ThreadHoldsGate()) {
         // (Not while this thread holds the gate: a replay holds the collector's lock while it waits for the gate.)
         Internal internal;
         auto lock = collector_->Lock();
@@ -264,12 +282,11 @@ void CudaPart::ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDa
     if (open.traced) open.start = clock_->Now();
 }
 
-void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::ApiExit(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::ExitNested);
     // The matching entry: the open call of this function with this call's correlation id. Not merely the innermost
     // of the function: an entry CUPTI never ends would take the exit of the call around it, which then stayed open
     // and made every later call of the thread nested.
-    std::vector<OpenCall>& calls = OpenCalls();
     auto it = calls.rbegin();
     while (it != calls.rend() && !(it->correlationId == data->correlationId && it->domain == domain && it->cbid == cbid)) ++it;
     if (it == calls.rend()) return;  // entered before gpaprof subscribed
@@ -299,7 +316,7 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     if (rawSize == 0 || (rawSize > 0 && data->functionParams)) {
         // Arguments formatted from their bytes alone: the bytes go into the spool, gpaprof formats them.
         RawCallFields raw;
-        raw.threadId = Agent::ThreadId();
+        raw.threadId = call.threadId;
         raw.index = *call.index;
         raw.apiType = info->apiType;
         raw.returnCode = returnCode;
@@ -347,7 +364,7 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     for (size_t i = 0; i < scratch.args.size(); ++i) scratch.views.push_back(scratch.args[i]);
     spool::CallLineFields fields;
     fields.part = "cuda";
-    fields.threadId = Agent::ThreadId();
+    fields.threadId = call.threadId;
     fields.index = *call.index;
     fields.apiType = ApiType(domain, cbid);
     fields.name = name;
@@ -368,8 +385,8 @@ void CudaPart::ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackDat
     AfterCallRecord(call, name, data, fields.threadId, fields.index);
 }
 
-void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
-                               uint64_t threadId, uint64_t index) {
+void CudaPart::AfterCallRecordWork(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data,
+                                   uint64_t threadId, uint64_t index) {
     // While the process ends, the thread that ends it hands device times over after each of its calls (a static
     // destructor's copy): nothing flushes them later. Only that thread: another one that flushed took the records
     // CUPTI held, for everyone, and the process could end while it was still writing them (a thread still
@@ -394,7 +411,7 @@ void CudaPart::AfterCallRecord(const OpenCall& call, std::string_view name, cons
     }
 }
 
-void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data) {
     const std::optional<LaunchParameters> launch = KernelLaunchParameters(cbid, data->functionParams);
     if (!launch) return;  // cuLaunch, cuLaunchGrid: deprecated launches without a .csv row
     const CUfunction function = launch->function;
@@ -406,7 +423,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     // The order numbers the .csv and .occupancy rows: a trace alone has none, and skips the shared counter.
     const uint64_t executionOrder = counters_ || occupancy_ ? agent_->NextExecutionOrder() : 0;
     if (trace_) {
-        if (OpenCall* owner = InnermostTraced(); owner && owner->record) {
+        if (OpenCall* owner = InnermostTraced(calls); owner && owner->record) {
             if (stageLaunches_ && owner->correlations.empty()) {
                 StageLaunch(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
                             reinterpret_cast<uintptr_t>(function));
@@ -416,7 +433,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
             }
         }
     }
-    if (!call || t_profilingLaunch) return;  // (no open call: staged only, ApiEnter's fast path)
+    if (!call || t_callbackThread.profilingLaunch) return;  // (no open call: staged only, ApiEnter's fast path)
     if (!(counters_ || occupancy_) || !function) {
         if (replayer_) call->gate = replayer_->ShareGate();
         return;
@@ -472,7 +489,7 @@ void CudaPart::LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackDa
     call->dispatch->context = data->context;
     call->dispatch->row = std::move(row);
     call->dispatch->counterLock = std::move(counterLock);
-    t_profilingLaunch = true;
+    t_callbackThread.profilingLaunch = true;
     collector_->BeforeLaunch(data->context, launchCall);
 }
 
@@ -545,7 +562,7 @@ std::optional<DispatchRow> CudaPart::DescribeDispatch(const FunctionInfo& kernel
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     if (collector_ && call->dispatch && call->dispatch->graph && call->dispatch->counterLock.owns_lock()) {
         collector_->AfterGraphLaunch(call->dispatch->context, launched);
-        t_profilingLaunch = false;
+        t_callbackThread.profilingLaunch = false;
         call->dispatch->counterLock.unlock();
         return;
     }
@@ -558,13 +575,14 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     }
     if (!collector_ || !call->dispatch || !call->dispatch->counterLock.owns_lock()) return;
     collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
-    t_profilingLaunch = false;
+    t_callbackThread.profilingLaunch = false;
     call->dispatch->counterLock.unlock();
 }
 
 bool CudaPart::IntoCapture(CUstream stream) {
     if (capturesInProgress_.load(std::memory_order_relaxed) <= 0 || !api_->cuStreamIsCapturing) return false;
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    Internal internal;
     const CUresult result = api_->cuStreamIsCapturing(stream, &status);
     // The legacy default stream while another stream captures in global mode: the launch fails, and runs nothing.
     return result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT || (result == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE);

@@ -89,6 +89,7 @@ struct OpenCall {
     std::optional<uint64_t> index;           // CallIndex
     bool record = false;                     // its API trace record is written
     uint64_t start = 0;
+    uint64_t threadId = 0;                   // Agent::ThreadId(), kept from the entry (set where index is)
     uint32_t correlationId = 0;
     CorrelationIds correlations;             // ids registered for its device work
     // A kernel launch that is profiled (-p); apart, so that the other calls stay small to move.
@@ -97,14 +98,21 @@ struct OpenCall {
     std::shared_lock<std::shared_mutex> gate;
 };
 
-// One for all the library's files (inline), as when they were one file.
-inline thread_local int t_internal = 0;  // > 0 while gpaprof itself calls CUDA: its calls are not the application's
-inline thread_local bool t_profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
+// What the callbacks keep per thread: one for all the library's files (inline), as when they were one file. One
+// block, read through one reference a callback: in a library the driver loads with dlopen, each thread_local read
+// is a call of __tls_get_addr, and a launch made 26 of them (docs/benchmarks.md, 2026-11-29). Trivially
+// destructible: still there in the callbacks a thread's teardown makes.
+struct CallbackThread {
+    int internal = 0;              // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+    bool profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
+    std::vector<OpenCall>* openCalls = nullptr;  // this thread's calls in progress (api_callbacks.cpp), once made
+};
+inline thread_local CallbackThread t_callbackThread;
 
 class Internal {
 public:
-    Internal() { ++t_internal; }
-    ~Internal() { --t_internal; }
+    Internal() { ++t_callbackThread.internal; }
+    ~Internal() { --t_callbackThread.internal; }
     Internal(const Internal&) = delete;
     Internal& operator=(const Internal&) = delete;
 };
@@ -162,12 +170,21 @@ private:
     CudaPart(Agent* agent, const TracingApi* api) : agent_(agent), api_(api) {}
     bool Initialize(std::string* problem);
 
-    void ApiEnter(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
-    void ApiExit(CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    // `calls`: this thread's open calls, looked up once a callback (OnCallback).
+    void ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    void ApiExit(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
     // What follows a call's record: device times handed over while the process ends, the caller (--sym).
     void AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
-                         uint64_t index);
-    void LaunchEnter(OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
+                         uint64_t index) {
+        // Inline: most calls have nothing to do here (a call a launch cost ~25 instructions).
+        if (exiting_.load(std::memory_order_relaxed) || symbols_) [[unlikely]] {
+            AfterCallRecordWork(call, name, data, threadId, index);
+        }
+    }
+    void AfterCallRecordWork(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
+                             uint64_t index);
+    // `calls`: this thread's open calls (`call` among them, or null where the launch has no open call of its own).
+    void LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
     void LaunchExit(OpenCall* call, bool launched);
     void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
     // Module loads and unloads (also while gpaprof itself calls CUDA: its calls may load modules lazily).
@@ -177,16 +194,12 @@ private:
     // Whether a command enqueued on `stream` goes into a graph being captured instead of running: it is no
     // dispatch (nothing to profile, no activity record to wait for); its kernels run, and are traced, when the
     // graph is launched. Asks the driver only while some capture is in progress.
-    bool IntoCapture(CUstream stream);
-    std::atomic<int> capturesInProgress_{0};
+    bool IntoCapture(CUstream stream);  // (capturesInProgress_: among the callbacks' members, below)
     // Devices with a context in this process (bit per ordinal, from CUPTI's context callbacks), for kernels that
     // wait for other devices (counter_collector.h).
     std::atomic<uint64_t> contextDevices_{0};
     bool SeveralDevices() const;
     std::unique_ptr<WaitingKernels> waitingKernels_;
-    // -p, -O: CUDA graphs (graph_launches.cpp). What each executable graph runs, from the calls that make and change
-    // it; its launches' kernel nodes become dispatches (or the whole graph one, --graph-profiling graph).
-    std::unique_ptr<GraphPrograms> graphs_;
     bool wholeGraphs_ = false;
     std::atomic<uint64_t> graphLaunches_{0};
     std::atomic<bool> unknownGraphNoted_{false};
@@ -212,15 +225,11 @@ private:
     bool CalledByRuntime(uint32_t driverCbid);
     static constexpr uint32_t kSettledStreak = 32;         // walks in a row that agree
     static constexpr uint32_t kLaunchNameInterval = 4096;  // cuKernelGetName's calls between walks once settled
+    // The innermost call of the application in progress on this thread (`calls`: its open calls, where the
+    // caller has them at hand: each look-up of the thread's list is a TLS access).
     OpenCall* InnermostTraced();
-    // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under
-    // enqueueMutex_ (staged_launches.h): the first command of its call only, so that a call's commands stay one.
-    // GPAPROF_CUDA_STAGED_LAUNCHES=0 registers every launch (for benchmarks, docs/benchmarks.md).
-    bool stageLaunches_ = false;
-    // A trace alone (no counters, no occupancy): the driver launch that a runtime launch makes is staged and
-    // nothing more, with no open call of its own (ApiEnter's fast path).
-    bool stageOnlyNestedLaunches_ = false;
-    StagedLaunches staged_;
+    static OpenCall* InnermostTraced(std::vector<OpenCall>& calls);
+    StagedLaunches staged_;  // (stageLaunches_, stageOnlyNestedLaunches_: among the callbacks' members, below)
     void StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle);
     // Moves the staged launches into enqueues_; the caller holds enqueueMutex_.
     void DrainStagedLaunches();
@@ -257,42 +266,61 @@ private:
     const char* ClockKey() const { return cpuClock_ ? kCpuClockKey : kCuptiClockKey; }
 
     static CudaPart* instance_;
-    Agent* agent_;
-    const TracingApi* api_;
-    const gpa::cuda::DriverApi* driver_ = nullptr;
-    CUpti_SubscriberHandle subscriber_ = nullptr;
+    // What every API callback reads, together on the object's first two cache lines: in a launch-bound loop the
+    // driver's work between two callbacks evicts them, and each line a callback touches is a miss.
+    alignas(64) Agent* agent_;
+    agent::TraceClock* clock_ = &agent::TraceClock::Process();  // the calls' start and end
+    // The API table by domain and callback id (ApisByCallbackId), held here and looked up inline at every entry
+    // (FindApi's call and guard took ~9 ns of each of a launch's six callbacks).
+    std::array<const std::vector<const CudaApiInfo*>*, 2> apis_{&ApisByCallbackId(CudaDomain::Runtime),
+                                                                &ApisByCallbackId(CudaDomain::Driver)};
+    // -t: raw call records kept per thread and written by a thread of gpaprof's (raw_call_rings.h);
+    // GPAPROF_CUDA_CALL_RINGS=0 writes each on the calling thread, as before (for benchmarks).
+    std::unique_ptr<RawCallRings> rawRings_;
+    std::unique_ptr<CounterCollector> collector_;
+    std::unique_ptr<DeviceMemoryMap> memory_;       // -p: what kernels can write, and whose it is
+    std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
+    // -p, -O: CUDA graphs (graph_launches.cpp). What each executable graph runs, from the calls that make and change
+    // it; its launches' kernel nodes become dispatches (or the whole graph one, --graph-profiling graph).
+    std::unique_ptr<GraphPrograms> graphs_;
+    std::atomic<int> capturesInProgress_{0};  // stream captures in progress (IntoCapture)
+    std::atomic<bool> setupAheadPending_{false};  // (setupAhead_, below)
+    // Exit mode (Finish): the thread that began it (exitingThread_), and what other threads' launches wait on.
+    std::atomic<bool> exiting_{false};
     bool trace_ = false, counters_ = false, occupancy_ = false, symbols_ = false;
-    bool cpuClock_ = false;
     // GPAPROF_CUDA_DIAG (for the trace-overhead benchmark): "empty-callbacks" subscribes and enables activity
     // but returns from every callback at once; "no-activity" traces calls without activity records.
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
+    bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
+    bool excludesApis_ = false;    // -F named APIs not to trace
+    // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under
+    // enqueueMutex_ (staged_launches.h): the first command of its call only, so that a call's commands stay one.
+    // GPAPROF_CUDA_STAGED_LAUNCHES=0 registers every launch (for benchmarks, docs/benchmarks.md).
+    bool stageLaunches_ = false;
+    // A trace alone (no counters, no occupancy): the driver launch that a runtime launch makes is staged and
+    // nothing more, with no open call of its own (ApiEnter's fast path).
+    bool stageOnlyNestedLaunches_ = false;
+    CallbackCosts costs_;  // GPAPROF_CUDA_STATS: where the callbacks' time goes (its flag on the next line)
+
+    const TracingApi* api_;
+    const gpa::cuda::DriverApi* driver_ = nullptr;
+    CUpti_SubscriberHandle subscriber_ = nullptr;
+    bool cpuClock_ = false;
     bool debugRecords_ = false;  // GPAPROF_CUDA_DEBUG=records: every activity record left out, and why
     bool debugMemory_ = false;     // GPAPROF_CUDA_DEBUG=memory: every allocation with its owner and callers' modules
     bool debugGraphs_ = false;     // GPAPROF_CUDA_DEBUG=graphs: every node clone CUPTI reports, every graph read
-    bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
-    CallbackCosts costs_;        // GPAPROF_CUDA_STATS: where the callbacks' time goes
-    agent::TraceClock* clock_ = &agent::TraceClock::Process();  // the calls' start and end
-    bool excludesApis_ = false;  // -F named APIs not to trace
     JoinMisses joinMisses_;      // GPAPROF_CUDA_STATS: what found no partner
-    std::unique_ptr<CounterCollector> collector_;
     // -p: the counter set-up of device 0's chip, made on a thread of its own from the first CUDA call after cuInit
     // on (GPAPROF_CUDA_SETUP_AHEAD=0: at the first profiled launch, as before).
     CounterSetupAhead setupAhead_;
-    std::atomic<bool> setupAheadPending_{false};
     CUdevice setupAheadDevice_ = 0;
     std::atomic<bool> availabilityOffered_{false};
     void StartSetupAhead(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
     // The first context on the set-up's device: its counter availability for the set-up thread to bind to.
     void OfferAvailabilityAhead(CUcontext context);
-    std::unique_ptr<DeviceMemoryMap> memory_;       // -p: what kernels can write, and whose it is
-    std::unique_ptr<LaunchReplayer> replayer_;      // own replay of multi-pass counter sets
     CallerLocator callers_;
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
-    // The API table by domain and callback id (ApisByCallbackId), held here and looked up inline at every entry
-    // (FindApi's call and guard took ~9 ns of each of a launch's six callbacks).
-    std::array<const std::vector<const CudaApiInfo*>*, 2> apis_{&ApisByCallbackId(CudaDomain::Runtime),
-                                                                &ApisByCallbackId(CudaDomain::Driver)};
     const CudaApiInfo* ApiInfo(CudaDomain domain, uint32_t cbid) const {
         const std::vector<const CudaApiInfo*>& byCbid = *apis_[static_cast<size_t>(domain)];
         return cbid < byCbid.size() ? byCbid[cbid] : nullptr;
@@ -300,9 +328,6 @@ private:
     // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
     // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.
     std::array<int16_t, 2 * kDriverApiTypeBase> rawParamsSizes_{};
-    // -t: raw call records kept per thread and written by a thread of gpaprof's (raw_call_rings.h);
-    // GPAPROF_CUDA_CALL_RINGS=0 writes each on the calling thread, as before (for benchmarks).
-    std::unique_ptr<RawCallRings> rawRings_;
     struct RuntimeStreak {
         std::atomic<uint32_t> streak{0};     // consecutive calls the stack walk gave to the runtime
         std::atomic<uint32_t> appStreak{0};  // ... to the application
@@ -341,9 +366,7 @@ private:
         return api_->cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
     }
     std::atomic<bool> zeroTimesNoted_{false};
-    // Exit mode (Finish): the thread that began it, and what other threads' launches wait on.
-    std::atomic<bool> exiting_{false};
-    std::atomic<uint64_t> exitingThread_{0};
+    std::atomic<uint64_t> exitingThread_{0};  // exit mode (exiting_, among the callbacks' members above)
     std::mutex exitMutex_;
     std::condition_variable exitWait_;
     void HoldWhileExiting();

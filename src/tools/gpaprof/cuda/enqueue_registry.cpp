@@ -50,7 +50,7 @@ void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t str
     StagedLaunch launch;
     launch.ids[launch.idCount++] = correlationId;
     if (owner->correlationId && owner->correlationId != correlationId) launch.ids[launch.idCount++] = owner->correlationId;
-    launch.threadId = Agent::ThreadId();
+    launch.threadId = owner->threadId;
     launch.index = *owner->index;
     launch.stream = stream;
     launch.context = reinterpret_cast<uintptr_t>(context);
@@ -58,7 +58,8 @@ void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t str
     launch.callClass = static_cast<uint32_t>(owner->apiClass);
     staged_.Stage(launch);
     for (uint32_t i = 0; i < launch.idCount; ++i) owner->correlations.push_back(launch.ids[i]);
-    unflushedEnqueues_.store(true, std::memory_order_relaxed);
+    // Stored only when it changes: a store each launch would take the line from every other thread that reads it.
+    if (!unflushedEnqueues_.load(std::memory_order_relaxed)) unflushedEnqueues_.store(true, std::memory_order_relaxed);
 }
 
 void CudaPart::DrainStagedLaunches() {

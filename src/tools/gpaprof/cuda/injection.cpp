@@ -58,15 +58,7 @@ size_t ActivityBufferSize() {
 // CUPTI entry points.
 
 void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    if (t_internal > 0) {
-        // gpaprof's own calls are not traced, but modules they load lazily are needed. (-t tells the kernels
-        // gpaprof launches apart by their streams and contexts: LaunchReplayer::OwnsActivity.)
-        if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
-            (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED || cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
-            if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
-        }
-        return;
-    }
+    // (gpaprof's own calls, t_callbackThread.internal, are told apart there: one thread_local look-up a callback.)
     if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
 }
 
