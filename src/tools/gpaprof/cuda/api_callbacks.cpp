@@ -30,9 +30,7 @@ namespace gpaprof::cuda::injection {
 namespace {
 
 // The calls in progress on this thread: used by callbacks during thread and process teardown, hence not a
-// thread_local object (late_thread_local.h says why); a plain pointer to it is cached in one. Looked up once a
-// callback and handed down: in a library the driver loads with dlopen, each function that reads a thread_local
-// calls __tls_get_addr (26 calls a launch before, 0.05-0.06 us on the H200, docs/benchmarks.md).
+// thread_local object (late_thread_local.h says why); a plain pointer to it is cached in CallbackThread.
 agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
 [[gnu::noinline]] std::vector<OpenCall>& MakeOpenCalls(CallbackThread& thread) {
     thread.openCalls = &g_openCalls.Get([] { t_callbackThread.openCalls = nullptr; });
