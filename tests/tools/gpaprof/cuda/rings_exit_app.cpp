@@ -25,8 +25,14 @@ using gpaprof::agent::Agent;
 bool KeepCall(Agent* agent, gpaprof::cuda::RawCallRings* rings) {
     const gpaprof::agent::CallSlot slot = agent->BeginCall(gpaprof::agent::Part::Cuda, false);
     if (!slot.index || !slot.record) return false;
+    // The CUDA part takes the thread's id from the slot (no second look-up): it must be the calling thread's.
+    if (slot.threadId != Agent::ThreadId()) {
+        std::fprintf(stderr, "BeginCall gave thread id %llu, the thread is %llu\n",
+                     static_cast<unsigned long long>(slot.threadId), static_cast<unsigned long long>(Agent::ThreadId()));
+        return false;
+    }
     gpaprof::cuda::RawCallFields call;
-    call.threadId = Agent::ThreadId();
+    call.threadId = slot.threadId;
     call.index = *slot.index;
     call.apiType = CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020;
     call.start = Agent::Now();
