@@ -15,7 +15,9 @@
 #   figure and the loop time are the medians over the runs, since this machine's runs fall into two modes a process
 #   at a time, docs/benchmarks.md), GPAPROF_VARIANTS ("name:VAR=value,--option ...": a "gpaprof:name" column each,
 #   gpaprof -t with that environment and those options, as in bench/trace_launch_bound.sh), BASE_GPAPROF (a second
-#   gpaprof, e.g. of an earlier commit: a "gpaprof-base" column, for A/B comparisons in the same rounds).
+#   gpaprof, e.g. of an earlier commit: a "gpaprof-base" column, for A/B comparisons in the same rounds), ANNOTATE
+#   (functions of gpaprof's, e.g. "gpaprof::cuda::injection::CudaPart::ApiExit": where in each the samples of
+#   gpaprof -t's last run fall, source line by source line, the 12 busiest; perf annotate, every thread's samples).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-200000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -120,3 +122,10 @@ if [ "${SYMBOLS:-25}" -gt 0 ] && [ -n "${traced_tid:-}" ]; then
         sym = ""; for (i = 6; i <= NF; i++) sym = sym " " $i
         printf "   %8.3f  %-28s %s\n", $2 * 1e6 / f / n, $4, sym }'
 fi
+
+# Where inside a function its samples fall (what docs/benchmarks.md's 2026-11-29, 07:38 section found this way).
+for function in ${ANNOTATE:-}; do
+  echo "-- gpaprof -t: $function, the share of its samples by source line"
+  "${perf_cmd[@]}" annotate -i "$BENCH_TMP/gpaprof.data" --stdio -l "$function" 2> /dev/null |
+    awk '/Sorted summary/ {on = 1; next} on && NF == 2 && ++shown <= 12 {printf "   %7s %%  %s\n", $1, $2}'
+done
