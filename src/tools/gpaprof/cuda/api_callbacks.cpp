@@ -192,7 +192,7 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
     // LaunchEnter does without an open call (it uses one only for counters, occupancy and replay). Its exit then
     // finds no open call and returns. The open call's entry and exit were ~0.1 µs of a launch (docs/benchmarks.md,
     // 2026-11-29). (No profiled launch is in progress in a trace alone, and LaunchEnter calls CUDA here only in
-    // IntoCapture, which marks that call gpaprof's own: no thread_local is read or written on this path.)
+    // IntoCapture, which marks that call gpaprof's own: outside a stream capture, no thread_local is touched here.)
     if (stageOnlyNestedLaunches_ && !calls.empty() && domain == CudaDomain::Driver && info &&
         info->apiClass == CudaApiClass::KernelLaunch) {
         cost.Retarget(CostSite::EnterNested);
