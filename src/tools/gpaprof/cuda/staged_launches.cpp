@@ -1,5 +1,6 @@
 #include "tools/gpaprof/cuda/staged_launches.h"
 
+#include <chrono>
 #include <thread>
 
 namespace gpaprof::cuda {
@@ -65,11 +66,20 @@ StagedLaunches::ThreadStage& StagedLaunches::CurrentStage() {
 }
 
 bool StagedLaunches::LockForDrain(ThreadStage& stage) {
-    // A launching thread holds its lock for a push_back: a lock still held after this long belongs to a thread a
-    // crash handler interrupted (which may be the draining thread itself).
-    for (int attempt = 0; attempt < 4000; ++attempt) {
+    // The list's own thread draining: a crash handler that interrupted it, maybe inside Stage with the lock held. It
+    // cannot wait for itself.
+    if (stage.owner == std::this_thread::get_id()) return stage.mutex.try_lock();
+    // Another thread holds the lock for a push_back, and is soon done unless the machine is busy and it lost its
+    // core: a drain that gave up after a few thousand tries left that thread's launches out while the records
+    // that need them were read (63 kernels without their launch in a stand-in run under load, 2026-11-29). So
+    // it waits, up to kLockWaitMs, and only a thread stopped for good (a crash elsewhere) is left for later.
+    for (int attempt = 0; attempt < 256; ++attempt) {
         if (stage.mutex.try_lock()) return true;
         if (attempt >= 64) std::this_thread::yield();
+    }
+    for (int waited = 0; waited < kLockWaitMs; ++waited) {
+        if (stage.mutex.try_lock()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     return false;
 }

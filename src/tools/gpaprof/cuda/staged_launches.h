@@ -41,9 +41,9 @@ public:
     void Stage(const StagedLaunch& launch);
 
     // Hands every staged launch to `take`, in each thread's order, and forgets it. Callers serialise their
-    // drains (they hold the join table's lock). A thread's ring needs no lock; its overflow list does, and from a
-    // crash handler that list may be locked by the very thread the handler interrupted: after a bounded wait it is
-    // left for later (`skipped` counts them).
+    // drains (they hold the join table's lock). A thread's ring needs no lock; its overflow list does: a drain waits
+    // for another thread's lock (up to kLockWaitMs), but a list locked by the draining thread itself (a crash
+    // handler that interrupted it inside Stage) is left for later (`skipped` counts them).
     template <typename Take>
     void Drain(Take&& take, size_t* skipped = nullptr) {
         std::vector<StagedLaunch>& batch = drained_;
@@ -71,6 +71,8 @@ public:
     // Threads at most: one stage each, never freed while the process runs (a thread's launches outlive it until
     // their records come). A thread past this many stages through `overflow_`, shared and locked.
     static constexpr size_t kMaxThreads = 4096;
+    // How long a drain waits for another thread's list (LockForDrain).
+    static constexpr int kLockWaitMs = 2000;
 
 private:
     friend struct StagedLaunchesTestAccess;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -100,30 +101,56 @@ TEST(StagedLaunches, ThreadsThatEndedKeepTheirLaunchesUntilDrained) {
     for (const StagedLaunch& launch : drained) EXPECT_EQ(launch.index, 7u);
 }
 
-TEST(StagedLaunches, ADrainSkipsAListItCannotLockAndTakesItLater) {
-    // As from a crash handler that interrupted the launching thread inside Stage: its list stays locked. The ring
-    // needs no lock and is drained all the same; the list, which a full ring sent the last launch to, waits.
+TEST(StagedLaunches, ADrainSkipsTheListOfTheThreadItInterruptedAndTakesItLater) {
+    // As from a crash handler that interrupted the launching thread inside Stage: its list stays locked, and the
+    // drain runs on that very thread. The ring needs no lock and is drained all the same; the list, which a full ring
+    // sent the last launch to, waits.
     constexpr size_t kRing = StagedLaunchesTestAccess::kRingSlots;
     StagedLaunches staged;
     staged.Stage(Launch(1, 0));
-    std::thread([&] {
-        for (uint64_t i = 0; i <= kRing; ++i) staged.Stage(Launch(2, i));
-    }).join();
-    std::mutex& second = StagedLaunchesTestAccess::ListMutex(staged, 1);
-    second.lock();
     size_t skipped = 0;
     std::vector<StagedLaunch> drained;
-    staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
+    std::thread([&] {
+        for (uint64_t i = 0; i <= kRing; ++i) staged.Stage(Launch(2, i));
+        std::mutex& own = StagedLaunchesTestAccess::ListMutex(staged, 1);
+        own.lock();
+        const auto began = std::chrono::steady_clock::now();
+        staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
+        EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::milliseconds(500)) << "no wait for itself";
+        own.unlock();
+    }).join();
     EXPECT_EQ(skipped, 1u);
     ASSERT_EQ(drained.size(), 1 + kRing) << "thread 1's launch and thread 2's ring";
     EXPECT_EQ(drained[0].threadId, 1u);
     EXPECT_EQ(drained.back().index, kRing - 1);
-    second.unlock();
     drained.clear();
     staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
     ASSERT_EQ(drained.size(), 1u);
     EXPECT_EQ(drained[0].threadId, 2u);
     EXPECT_EQ(drained[0].index, kRing);
+}
+
+TEST(StagedLaunches, ADrainWaitsForAListAnotherThreadHoldsAndLosesNothing) {
+    // The list's thread lost its core while it held the lock (a busy machine): the drain waits for it rather than
+    // leave its launches out while the records that need them are read.
+    constexpr size_t kRing = StagedLaunchesTestAccess::kRingSlots;
+    StagedLaunches staged;
+    std::thread([&] {
+        for (uint64_t i = 0; i <= kRing; ++i) staged.Stage(Launch(2, i));
+    }).join();
+    std::mutex& list = StagedLaunchesTestAccess::ListMutex(staged, 0);
+    list.lock();
+    std::thread holder([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // longer than the old drain's few thousand tries
+        list.unlock();
+    });
+    size_t skipped = 0;
+    std::vector<StagedLaunch> drained;
+    staged.Drain([&](const StagedLaunch& launch) { drained.push_back(launch); }, &skipped);
+    holder.join();
+    EXPECT_EQ(skipped, 0u);
+    ASSERT_EQ(drained.size(), kRing + 1) << "the ring and the list";
+    EXPECT_EQ(drained.back().index, kRing);
 }
 
 // A ring that fills sends the launches after it to the list, and they stay after the ring's in the drain's order,
