@@ -43,6 +43,7 @@
 #include "tools/gpaprof/spool/spool_assembler.h"
 #ifdef GPAPROF_WITH_CUDA_PART
 #include "tools/gpaprof/cuda/raw_call_line.h"
+#include "tools/gpaprof/cuda/raw_kernel_line.h"
 #endif
 
 #ifndef GPAPROF_VERSION
@@ -451,6 +452,7 @@ int Main(int argc, char** argv) {
     AssemblyOptions assembly;
 #ifdef GPAPROF_WITH_CUDA_PART
     assembly.expandRawCall = &cuda::ExpandRawCallLine;
+    assembly.expandRawKernel = &cuda::ExpandRawKernelLine;
 #endif
     assembly.trace = options.trace;
     assembly.counters = options.counters;

@@ -10,6 +10,7 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/cuda/cuda_part.h"
 #include "tools/gpaprof/cuda/l2_flush.h"
+#include "tools/gpaprof/cuda/raw_kernel_line.h"
 
 namespace gpaprof::cuda::injection {
 namespace {
@@ -73,6 +74,7 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
     CUpti_Activity* record = nullptr;
     while (api_->cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
         ++count;
+        if (diagSkipRecords_) continue;  // (diagnostics: what turning the records into lines costs)
         switch (record->kind) {
             case CUPTI_ACTIVITY_KIND_KERNEL:
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -113,8 +115,9 @@ void CudaPart::OnBufferCompleted(uint8_t* buffer, size_t validSize) {
 }
 
 void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames* devices, std::string* lines) {
+    // The name stays CUPTI's string (a copy a kernel was an allocation for the long names of C++ kernels).
+    const std::string_view name = record.name ? record.name : "";
     KernelActivity kernel;
-    kernel.name = record.name ? record.name : "";
     kernel.start = record.start;
     kernel.end = record.end;
     kernel.deviceId = record.deviceId;
@@ -137,14 +140,14 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
         std::lock_guard<std::mutex> lock(enqueueMutex_);
         const char* dropped = nullptr;
         // The id stays: a launch may be reported more than once.
-        if (kernel.name == L2Flush::kKernelName) {
+        if (name == L2Flush::kKernelName) {
             dropped = "gpaprof's cache flush";
         } else if (replayer_ && replayer_->OwnsActivity(kernel.contextId, kernel.streamId)) {
             dropped = "a kernel gpaprof ran (a replay pass or a cache flush)";
         } else if (!enqueues_.Find(kernel.correlationId) && replayWindows_.Contains(kernel.start)) {
             dropped = "no application launch of that id, and it ran while gpaprof replayed";
         } else if (const PendingEnqueue* launch = enqueues_.Find(kernel.correlationId);
-                   launch && launch->kernelNameHash && launch->kernelNameHash != NameHash(kernel.name.c_str())) {
+                   launch && launch->kernelNameHash && launch->kernelNameHash != NameHash(name.data())) {
             dropped = "not the kernel that launch named (the driver runs kernels of its own for a profiled launch)";
         } else if (!replayedKernels_.insert(kernel.correlationId).second) {
             dropped = "a second record of a launch (kernel replay)";
@@ -152,7 +155,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
         if (dropped) {
             if (debugRecords_) {
                 std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u, start %llu) left out: %s\n",
-                             kernel.name.c_str(), kernel.correlationId, kernel.streamId,
+                             name.data(), kernel.correlationId, kernel.streamId,
                              static_cast<unsigned long long>(kernel.start), dropped);
             }
             return;
@@ -164,7 +167,7 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
                      "column has each kernel's duration)");
     }
     if (debugRecords_) {
-        std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u) kept\n", kernel.name.c_str(),
+        std::fprintf(stderr, "gpaprof: debug: kernel record %s (correlation %u, stream %u) kept\n", name.data(),
                      kernel.correlationId, kernel.streamId);
     }
     const std::optional<PendingEnqueue> call = kernel.graphId == 0 ? TakeEnqueue(kernel.correlationId) : std::nullopt;
@@ -174,8 +177,9 @@ void CudaPart::OnKernelRecord(const CUpti_ActivityKernel10& record, DeviceNames*
     // The kernel line, and the launch's command and device times. Queued and submit are 0: CUPTI reports them only
     // with its latency timestamps, which gpaprof leaves off (they cost time on every launch).
     const bool launch = call && call->apiClass == CudaApiClass::KernelLaunch;
-    AppendKernelLines(kernel, handle, launch ? &call->info : nullptr, CachedDeviceName(kernel.deviceId, devices), ClockKey(),
-                      lines);
+    // As bytes, formatted by gpaprof when it reads the spool (raw_kernel_line.h).
+    AppendRawKernelLine(kernel, name, handle, launch ? &call->info : nullptr, CachedDeviceName(kernel.deviceId, devices),
+                        ClockKey(), lines);
 }
 
 void CudaPart::OnTransferRecord(const TransferActivity& transfer, DeviceNames* devices, std::string* lines) {

@@ -70,6 +70,7 @@ bool CudaPart::Initialize(std::string* problem) {
     if (const char* diag = std::getenv("GPAPROF_CUDA_DIAG")) {
         diagEmptyCallbacks_ = std::strcmp(diag, "empty-callbacks") == 0;
         diagNoActivity_ = std::strcmp(diag, "no-activity") == 0;
+        diagSkipRecords_ = std::strcmp(diag, "skip-records") == 0;
     }
     if (trace_) {
         const char* rings = std::getenv("GPAPROF_CUDA_CALL_RINGS");

@@ -289,8 +289,9 @@ private:
     std::atomic<bool> exiting_{false};
     bool trace_ = false, counters_ = false, occupancy_ = false, symbols_ = false;
     // GPAPROF_CUDA_DIAG (for the trace-overhead benchmark): "empty-callbacks" subscribes and enables activity
-    // but returns from every callback at once; "no-activity" traces calls without activity records.
-    bool diagEmptyCallbacks_ = false, diagNoActivity_ = false;
+    // but returns from every callback at once; "no-activity" traces calls without activity records;
+    // "skip-records" reads the activity buffers without turning their records into lines (no kernel lines).
+    bool diagEmptyCallbacks_ = false, diagNoActivity_ = false, diagSkipRecords_ = false;
     bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     bool excludesApis_ = false;    // -F named APIs not to trace
     // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under

@@ -42,6 +42,10 @@ struct AssemblyOptions {
     // bytes) into its 'A' line, '\n' included; the command line sets it where it is built with the CUDA part.
     // Without it such a line counts as unreadable.
     bool (*expandRawCall)(std::string_view line, std::string* callLine, std::string* error) = nullptr;
+    // Turns a raw CUDA kernel line ('R', tools/gpaprof/cuda/raw_kernel_line.h: a kernel's activity record still in
+    // bytes) into its 'Q', 'E' and 'T' lines, each with its '\n'; set with expandRawCall. Without it such a line
+    // counts as unreadable.
+    bool (*expandRawKernel)(std::string_view line, std::string* lines, std::string* error) = nullptr;
 };
 
 struct AssembledProcess {

@@ -19,19 +19,127 @@ void Reserve(std::string_view text, Collected* out) {
         begin = static_cast<size_t>(static_cast<const char*>(newline) - text.data()) + 1;
     }
     out->calls.reserve(counts[static_cast<unsigned char>('A')] + counts[static_cast<unsigned char>('B')]);
-    out->commands.reserve(counts[static_cast<unsigned char>('E')]);
-    out->times.reserve(counts[static_cast<unsigned char>('T')]);
+    const size_t rawKernels = counts[static_cast<unsigned char>('R')];  // a 'Q', an 'E' and a 'T' line each
+    out->commands.reserve(counts[static_cast<unsigned char>('E')] + rawKernels);
+    out->times.reserve(counts[static_cast<unsigned char>('T')] + rawKernels);
     out->dispatches.reserve(counts[static_cast<unsigned char>('K')]);
     out->occupancy.reserve(counts[static_cast<unsigned char>('O')]);
     out->markers.reserve(counts[static_cast<unsigned char>('M')]);
     out->sources.reserve(counts[static_cast<unsigned char>('S')]);
-    out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')]);
+    out->kernelTimestamps.reserve(counts[static_cast<unsigned char>('Q')] + rawKernels);
     out->pmSamples.reserve(counts[static_cast<unsigned char>('H')]);
+}
+
+// Reads one line (not empty) into `out`; false with the reason when it is not a record. `expanded`: room for a raw
+// call line's 'A' line while its fields are read.
+bool CollectLine(std::string_view line, const AssemblyOptions* options, Collected* out, std::string* expanded,
+                 std::string* error) {
+    static constexpr std::string_view kCudaPart = "cuda";
+    switch (line[0]) {
+        case 'A': {
+            spool::CallLine v;
+            if (!spool::DecodeLine(line, &v, error)) break;
+            out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, line});
+            return true;
+        }
+        case 'B': {
+            if (!options->expandRawCall) {
+                *error = "a raw CUDA call line, and this gpaprof was built without the CUDA part";
+                break;
+            }
+            expanded->clear();
+            if (!options->expandRawCall(line, expanded, error)) break;
+            if (!expanded->empty() && expanded->back() == '\n') expanded->pop_back();
+            spool::CallLine v;
+            if (!spool::DecodeLine(*expanded, &v, error)) break;
+            // The part is the CUDA part's name (a literal) or, from an unexpected expansion, kept apart.
+            const std::string_view part = v.part == kCudaPart ? kCudaPart : std::string_view(out->owned.emplace_back(v.part));
+            out->calls.push_back({part, v.threadId, v.index, v.start, v.end, line});
+            return true;
+        }
+        case 'R': {
+            // A raw kernel line: the kernel's 'Q', 'E' and 'T' lines, made now and read like any others.
+            if (!options->expandRawKernel) {
+                *error = "a raw CUDA kernel line, and this gpaprof was built without the CUDA part";
+                return false;
+            }
+            std::string& lines = out->owned.emplace_back();  // stable: the entries keep views of the lines
+            if (!options->expandRawKernel(line, &lines, error)) return false;
+            for (size_t begin = 0; begin < lines.size();) {
+                size_t end = lines.find('\n', begin);
+                if (end == std::string::npos) end = lines.size();
+                const std::string_view expandedLine = std::string_view(lines).substr(begin, end - begin);
+                begin = end + 1;
+                if (expandedLine.empty() || expandedLine[0] == 'R' || !CollectLine(expandedLine, options, out, expanded, error)) {
+                    if (error->empty()) *error = "a raw CUDA kernel line that expanded into an unreadable line";
+                    return false;
+                }
+            }
+            return true;
+        }
+        case 'E': {
+            spool::CommandLine v;
+            if (!spool::DecodeLine(line, &v, error)) break;
+            out->commands.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, line});
+            return true;
+        }
+        case 'T': {
+            spool::TimesLine v;
+            if (!spool::DecodeLine(line, &v, error)) break;
+            out->times.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, out->Keep(v.deviceKey, v.escaped),
+                                  v.queued, v.submit, v.start, v.end});
+            return true;
+        }
+        case 'Q': {
+            spool::KernelTimestampLine v;
+            if (!spool::DecodeLine(line, &v, error)) break;
+            out->kernelTimestamps.push_back(
+                {out->Keep(v.part, v.escaped), out->Keep(v.deviceKey, v.escaped), v.start, line});
+            return true;
+        }
+        default: {
+            std::optional<spool::Record> record = spool::Decode(line, error);
+            if (!record) break;
+            std::visit(
+                [&](auto&& r) {
+                    using T = std::decay_t<decltype(r)>;
+                    if constexpr (std::is_same_v<T, spool::ProcessRecord>) {
+                        out->processes.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::DeviceRecord>) {
+                        out->devices.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::CounterListRecord>) {
+                        out->counterLists.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::CalibrationRecord>) {
+                        out->calibrations.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::DispatchRecord>) {
+                        out->dispatches.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::OccupancyRecord>) {
+                        out->occupancy.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::MarkerRecord>) {
+                        out->markers.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::SourceRecord>) {
+                        out->sources.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::EventRecord>) {
+                        if (r.kind == "exit") out->exitRecorded = true;
+                        if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
+                    } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
+                        out->notes.push_back({0, std::move(r.message)});
+                    } else if constexpr (std::is_same_v<T, spool::PmDeviceRecord>) {
+                        out->pmDevices.push_back({std::move(r), out->pmSamples.size()});
+                    } else if constexpr (std::is_same_v<T, spool::PmSampleRecord>) {
+                        out->pmSamples.push_back(std::move(r));
+                    }
+                    // 'A', 'E', 'T' and 'Q' records were read above.
+                },
+                *record);
+            return true;
+        }
+    }
+    return false;
 }
 
 // Reads the complete lines of `text` (each ends with '\n').
 void Collect(std::string_view text, const AssemblyOptions* options, Collected* out) {
-    static constexpr std::string_view kCudaPart = "cuda";
     std::string expanded;  // a raw call line's 'A' line, while its fields are read
     Reserve(text, out);
     const bool nuls = std::memchr(text.data(), '\0', text.size()) != nullptr;
@@ -50,86 +158,8 @@ void Collect(std::string_view text, const AssemblyOptions* options, Collected* o
             line.remove_prefix(nul + 1);
         }
         if (line.empty()) continue;
-        switch (line[0]) {
-            case 'A': {
-                spool::CallLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->calls.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, v.start, v.end, line});
-                continue;
-            }
-            case 'B': {
-                if (!options->expandRawCall) {
-                    error = "a raw CUDA call line, and this gpaprof was built without the CUDA part";
-                    break;
-                }
-                expanded.clear();
-                if (!options->expandRawCall(line, &expanded, &error)) break;
-                if (!expanded.empty() && expanded.back() == '\n') expanded.pop_back();
-                spool::CallLine v;
-                if (!spool::DecodeLine(expanded, &v, &error)) break;
-                // The part is the CUDA part's name (a literal) or, from an unexpected expansion, kept apart.
-                const std::string_view part = v.part == kCudaPart ? kCudaPart : std::string_view(out->owned.emplace_back(v.part));
-                out->calls.push_back({part, v.threadId, v.index, v.start, v.end, line});
-                continue;
-            }
-            case 'E': {
-                spool::CommandLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->commands.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, line});
-                continue;
-            }
-            case 'T': {
-                spool::TimesLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->times.push_back({out->Keep(v.part, v.escaped), v.threadId, v.index, out->Keep(v.deviceKey, v.escaped),
-                                      v.queued, v.submit, v.start, v.end});
-                continue;
-            }
-            case 'Q': {
-                spool::KernelTimestampLine v;
-                if (!spool::DecodeLine(line, &v, &error)) break;
-                out->kernelTimestamps.push_back(
-                    {out->Keep(v.part, v.escaped), out->Keep(v.deviceKey, v.escaped), v.start, line});
-                continue;
-            }
-            default: {
-                std::optional<spool::Record> record = spool::Decode(line, &error);
-                if (!record) break;
-                std::visit(
-                    [&](auto&& r) {
-                        using T = std::decay_t<decltype(r)>;
-                        if constexpr (std::is_same_v<T, spool::ProcessRecord>) {
-                            out->processes.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::DeviceRecord>) {
-                            out->devices.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::CounterListRecord>) {
-                            out->counterLists.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::CalibrationRecord>) {
-                            out->calibrations.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::DispatchRecord>) {
-                            out->dispatches.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::OccupancyRecord>) {
-                            out->occupancy.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::MarkerRecord>) {
-                            out->markers.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::SourceRecord>) {
-                            out->sources.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::EventRecord>) {
-                            if (r.kind == "exit") out->exitRecorded = true;
-                            if (r.kind == "signal" && out->signals.empty()) out->signals.push_back(std::move(r));
-                        } else if constexpr (std::is_same_v<T, spool::NoteRecord>) {
-                            out->notes.push_back({0, std::move(r.message)});
-                        } else if constexpr (std::is_same_v<T, spool::PmDeviceRecord>) {
-                            out->pmDevices.push_back({std::move(r), out->pmSamples.size()});
-                        } else if constexpr (std::is_same_v<T, spool::PmSampleRecord>) {
-                            out->pmSamples.push_back(std::move(r));
-                        }
-                        // 'A', 'E', 'T' and 'Q' records were read above.
-                    },
-                    *record);
-                continue;
-            }
-        }
+        error.clear();
+        if (CollectLine(line, options, out, &expanded, &error)) continue;
         out->notes.push_back({lineNumber, error});  // the line is not a record
     }
 }

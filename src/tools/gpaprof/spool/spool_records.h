@@ -5,10 +5,13 @@
 //
 // Line format: a record letter, then tab-separated fields; '\\', tab, newline and carriage return inside a
 // field are escaped as \\ \t \n \r. Absent optional numbers are "-". The letters are those of the record
-// structs below, and 'B': a CUDA call with its arguments still in bytes (tools/gpaprof/cuda/raw_call_line.h),
-// which gpaprof expands into the call's 'A' line when it reads the spool (AssemblyOptions::expandRawCall).
+// structs below, 'B': a CUDA call with its arguments still in bytes (tools/gpaprof/cuda/raw_call_line.h), which
+// gpaprof expands into the call's 'A' line when it reads the spool (AssemblyOptions::expandRawCall), and 'R': a
+// CUDA kernel's activity record still in bytes (tools/gpaprof/cuda/raw_kernel_line.h), expanded into its 'Q', 'E'
+// and 'T' lines (AssemblyOptions::expandRawKernel).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -200,6 +203,7 @@ public:
     LineWriter(const LineWriter&) = delete;
     LineWriter& operator=(const LineWriter&) = delete;
     LineWriter& Text(std::string_view text);
+    LineWriter& Hex(const void* bytes, size_t size);  // two lowercase hex digits a byte (PutHex)
     LineWriter& Number(uint64_t value);
     LineWriter& Signed(long value);
     LineWriter& Flag(bool value);
@@ -233,6 +237,11 @@ private:
 
 std::string EscapeField(std::string_view text);
 std::string UnescapeField(std::string_view text);
+
+// Bytes as two lowercase hex digits each (no NUL, tab or newline: safe in any field), written at `p` (room for
+// 2 * size) and the end returned; and back, false when a character is not a lowercase hex digit.
+char* PutHex(char* p, const void* data, size_t size);
+bool FromHex(std::string_view hex, unsigned char* bytes);
 
 // ---------------------------------------------------------------------------------------------
 // The records a trace has most of ('A', 'E', 'T', 'Q'), read as views into their line: no string per field, for
