@@ -5,9 +5,12 @@
 // second, and the size and FNV-1a hash of every file written, so that two builds can be compared for
 // speed and for byte-identical output. docs/benchmarks.md, "gpaprof's own work after the application (CPU)".
 //
-// Usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] [--repeats N]
-//                       [--workers N] [--out DIR] [--spool FILE] [--save-spool FILE]
+// Usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] [--raw-kernels]
+//                       [--repeats N] [--workers N] [--out DIR] [--spool FILE] [--save-spool FILE]
 // --workers: threads reading the spool and writing the .atp (default: as gpaprof chooses, one per processor).
+// --raw-kernels: the CUDA spool's kernels as the raw lines the CUDA part writes (gpaprof expands them while it
+// reads the spool); the files are the same. Raw lines, also in a --spool, are expanded where this build has
+// gpaprof's CUDA part.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -23,6 +26,10 @@
 #include "spool_assembly_synthetic.h"
 #include "tools/gpaprof/files/file_io.h"
 #include "tools/gpaprof/spool/process_files.h"
+#ifdef GPAPROF_WITH_CUDA_PART
+#include "tools/gpaprof/cuda/raw_call_line.h"
+#include "tools/gpaprof/cuda/raw_kernel_line.h"
+#endif
 
 namespace {
 
@@ -49,7 +56,7 @@ uint64_t Fnv1a(const std::string& text) {
 
 int Usage() {
     std::fprintf(stderr,
-                 "usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] "
+                 "usage: spool_assembly [--api cuda|opencl] [--launches N] [--threads N] [--modes tpO] [--sym] [--raw-kernels] "
                  "[--repeats N] [--workers N] [--out DIR] [--spool FILE] [--save-spool FILE]\n");
     return 2;
 }
@@ -83,6 +90,12 @@ int main(int argc, char** argv) {
             synthetic.threads = static_cast<uint32_t>(std::max(1ul, std::strtoul(value().c_str(), nullptr, 10)));
         } else if (arg == "--modes") {
             modes = value();
+        } else if (arg == "--raw-kernels") {
+            if (!gpaprof::bench::SyntheticRawKernels()) {
+                std::fprintf(stderr, "spool_assembly: --raw-kernels needs gpaprof's CUDA part, which this build does not have\n");
+                return 2;
+            }
+            synthetic.rawKernels = true;
         } else if (arg == "--sym") {
             synthetic.symbols = true;
         } else if (arg == "--workers") {
@@ -100,6 +113,10 @@ int main(int argc, char** argv) {
         }
     }
     gpaprof::AssemblyOptions assembly;
+#ifdef GPAPROF_WITH_CUDA_PART
+    assembly.expandRawCall = &gpaprof::cuda::ExpandRawCallLine;
+    assembly.expandRawKernel = &gpaprof::cuda::ExpandRawKernelLine;
+#endif
     assembly.trace = modes.find('t') != std::string::npos;
     assembly.counters = modes.find('p') != std::string::npos;
     assembly.occupancy = modes.find('O') != std::string::npos;
@@ -187,10 +204,10 @@ int main(int argc, char** argv) {
         if (access((base + extension).c_str(), F_OK) == 0) written.push_back(base + extension);
     }
     const double seconds = Median(total);
-    std::printf("spool_assembly: %s, %zu records, %.1f MB, modes %s%s, %s, median of %d: read %.4f s, "
+    std::printf("spool_assembly: %s, %zu records, %.1f MB, modes %s%s%s, %s, median of %d: read %.4f s, "
                 "assemble %.4f s, write %.4f s, total %.4f s = %.0f records/s\n",
                 spoolPath.c_str(), records, static_cast<double>(spoolBytes) / 1e6, modes.c_str(),
-                synthetic.symbols ? " --sym" : "",
+                synthetic.symbols ? " --sym" : "", synthetic.rawKernels ? " --raw-kernels" : "",
                 workers ? (std::to_string(workers) + " workers").c_str() : "default workers", repeats, Median(readTimes), Median(assembleTimes), Median(writeTimes), seconds,
                 static_cast<double>(records) / seconds);
     for (const std::string& path : written) {

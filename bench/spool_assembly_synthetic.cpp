@@ -4,6 +4,9 @@
 
 #include "tools/gpaprof/files/text_fields.h"
 #include "tools/gpaprof/spool/spool_records.h"
+#ifdef GPAPROF_WITH_CUDA_PART
+#include "tools/gpaprof/cuda/raw_kernel_line.h"
+#endif
 
 namespace gpaprof::bench {
 namespace {
@@ -20,6 +23,8 @@ public:
         text_ += spool::Encode(record);
         ++records_;
     }
+    std::string& Text() { return text_; }  // for lines made elsewhere
+    void Count(size_t records) { records_ += records; }
     SyntheticSpool Take() { return {std::move(text_), records_}; }
 
 private:
@@ -134,6 +139,31 @@ void Markers(Spool* spool, const SyntheticSpoolOptions& options, uint64_t launch
     }
 }
 
+// The 'R' line of the kernel the 'Q' 'E' 'T' records of MakeCuda describe (the same files once expanded).
+void RawKernel(Spool* spool, const std::string& name, uint64_t launch, uint64_t tid, uint64_t index, uint64_t start,
+               uint64_t end) {
+#ifdef GPAPROF_WITH_CUDA_PART
+    cuda::KernelActivity kernel;
+    kernel.start = start;
+    kernel.end = end;
+    kernel.streamId = 7;
+    kernel.contextId = 1;
+    kernel.correlationId = static_cast<uint32_t>(1000 + launch * 2);
+    kernel.grid[0] = 16384, kernel.grid[1] = kernel.grid[2] = 1;
+    kernel.block[0] = 256, kernel.block[1] = kernel.block[2] = 1;
+    kernel.registersPerThread = 16;
+    cuda::EnqueueInfo call;
+    call.threadId = tid;
+    call.index = index;
+    call.contextHandle = 0x0000557E3D3FD470;
+    call.kernelHandle = 0x0000557E3E6E2F80;
+    cuda::AppendRawKernelLine(kernel, name, uint64_t{0x0000557E3E6E65B0}, &call, "NVIDIA H200", "", &spool->Text());
+    spool->Count(3);  // it stands for three records
+#else
+    (void)spool, (void)name, (void)launch, (void)tid, (void)index, (void)start, (void)end;
+#endif
+}
+
 SyntheticSpool MakeCuda(const SyntheticSpoolOptions& options) {
     Spool spool;
     Prologue(&spool, options, true);
@@ -146,6 +176,10 @@ SyntheticSpool MakeCuda(const SyntheticSpoolOptions& options) {
     std::vector<Pending> batch;
     auto flush = [&] {
         for (const Pending& p : batch) {
+            if (options.rawKernels) {
+                RawKernel(&spool, kernelName, p.launch, p.tid, p.index, p.start, p.end);
+                continue;
+            }
             KernelTimestamp stamp{kernelName, function, p.start, p.end, "NVIDIA H200", "0x0000000000000000", 7, 0,
                                   "CUDA_KERNEL", 1000 + p.launch * 2,
                                   "{grid={16384,1,1},block={256,1,1},registers=16,staticShared=0,dynamicShared=0,"
@@ -231,6 +265,14 @@ SyntheticSpool MakeOpenCL(const SyntheticSpoolOptions& options) {
 
 SyntheticSpool MakeSyntheticSpool(const SyntheticSpoolOptions& options) {
     return options.api == SyntheticSpoolOptions::Api::Cuda ? MakeCuda(options) : MakeOpenCL(options);
+}
+
+bool SyntheticRawKernels() {
+#ifdef GPAPROF_WITH_CUDA_PART
+    return true;
+#else
+    return false;
+#endif
 }
 
 }  // namespace gpaprof::bench

@@ -25,6 +25,10 @@ struct SyntheticSpoolOptions {
     bool occupancy = false;           // one 'O' per launch
     bool symbols = false;             // one 'S' per call (--sym)
     uint64_t activityBatch = 1000;    // CUDA: launches per activity buffer
+    // CUDA: each kernel as the raw line the CUDA part writes since 2026-11-29 ('R', tools/gpaprof/cuda/raw_kernel_line.h)
+    // instead of its 'Q' 'E' 'T' records; the same files once expanded. Only where gpaprof has its CUDA part
+    // (SyntheticRawKernels()).
+    bool rawKernels = false;
     uint64_t completionLag = 32;      // OpenCL: launches between a command's call and its device times
 };
 
@@ -34,5 +38,8 @@ struct SyntheticSpool {
 };
 
 SyntheticSpool MakeSyntheticSpool(const SyntheticSpoolOptions& options);
+
+// Whether this build can write raw kernel lines (and expand them: gpaprof's CUDA part is built).
+bool SyntheticRawKernels();
 
 }  // namespace gpaprof::bench

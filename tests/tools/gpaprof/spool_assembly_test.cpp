@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 #include "spool_assembly_synthetic.h"
 #include "tools/gpaprof/files/atp_file.h"
@@ -16,6 +17,10 @@
 #include "tools/gpaprof/files/occupancy_file.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
 #include "tools/gpaprof/spool/spool_records.h"
+#ifdef GPAPROF_WITH_CUDA_PART
+#include "tools/gpaprof/cuda/raw_call_line.h"
+#include "tools/gpaprof/cuda/raw_kernel_line.h"
+#endif
 
 namespace gpaprof {
 namespace {
@@ -157,6 +162,10 @@ AssemblyOptions Options(const SyntheticSpoolOptions& synthetic, size_t threads =
     options.maxKernelsToProfile = 100000;
     options.defaultApi = cuda ? "CUDA" : "OpenCL";
     options.threads = threads;
+#ifdef GPAPROF_WITH_CUDA_PART
+    options.expandRawCall = &cuda::ExpandRawCallLine;
+    options.expandRawKernel = &cuda::ExpandRawKernelLine;
+#endif
     return options;
 }
 
@@ -356,6 +365,36 @@ TEST(SpoolAssembly, CudaEverythingOnThreeThreadsIsUnchanged) {
               "atp da78342662f5a996 2723472, csv 044f103af3cfecf6 1339, occupancy 40c782371f93f176 343278, "
               "calls 5004, dispatches 1, unfinished 1, bad 2, signal yes, exit yes, notes d7807e73f0c192b4");
     ExpectReadsBackStrictly(files);
+}
+
+// The CUDA part writes each kernel as a raw line ('R') that gpaprof expands while it reads the spool: the files are
+// those of the kernel's 'Q' 'E' 'T' records, also among odd records, on several threads, with every mode.
+TEST(SpoolAssembly, CudaRawKernelLinesGiveTheSameFiles) {
+    if (!bench::SyntheticRawKernels()) GTEST_SKIP() << "built without gpaprof's CUDA part (no raw kernel lines)";
+    SyntheticSpoolOptions simple;
+    simple.launches = 2500;
+    SyntheticSpoolOptions everything = simple;
+    everything.threads = 3;
+    everything.counters = everything.occupancy = everything.symbols = true;
+    everything.activityBatch = 333;
+    for (const auto& [synthetic, odd] : {std::pair{simple, false}, std::pair{everything, true}}) {
+        SyntheticSpoolOptions raw = synthetic;
+        raw.rawKernels = true;
+        const std::string rawText = SpoolText(raw, odd);
+        if (!odd) {
+            EXPECT_EQ(rawText.find("\nQ\t"), std::string::npos) << "kernels as raw lines only";
+        }
+        EXPECT_NE(rawText.find("\nR\t"), std::string::npos);
+        // The notes name the odd records' line numbers, fewer lines earlier with raw lines: all else is the same.
+        auto withoutNotes = [](const std::string& summary) { return summary.substr(0, summary.find(", notes ")); };
+        for (size_t threads : {1u, 3u}) {
+            const Files expected = Assemble(synthetic, odd, threads);
+            const Files fromRaw = Assemble(raw, odd, threads);
+            EXPECT_EQ(withoutNotes(Summary(fromRaw)), withoutNotes(Summary(expected))) << threads << " threads";
+            EXPECT_EQ(fromRaw.atp, expected.atp);
+            EXPECT_EQ(fromRaw.assembled.spoolProblems.size(), expected.assembled.spoolProblems.size());
+        }
+    }
 }
 
 TEST(SpoolAssembly, OpenClTraceIsUnchanged) {
