@@ -121,9 +121,34 @@ OpenCall* CudaPart::InnermostTraced(std::vector<OpenCall>& calls) {
     return nullptr;
 }
 
+[[gnu::always_inline]] inline void CudaPart::OnApiCallback(CallbackThread& thread, CUpti_CallbackDomain domain,
+                                                          CUpti_CallbackId cbid, const CUpti_CallbackData* callback) {
+    if (callback->callbackSite == CUPTI_API_EXIT && domain == CUPTI_CB_DOMAIN_DRIVER_API && IsMemoryCall(cbid)) [[unlikely]] {
+        OnMemoryCallExit(cbid, callback);
+    }
+    const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
+    std::vector<OpenCall>& calls = OpenCalls(thread);
+    if (callback->callbackSite == CUPTI_API_ENTER) {
+        ApiEnter(calls, api, cbid, callback);
+    } else {
+        ApiExit(calls, api, cbid, callback);
+    }
+}
+
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     CallbackThread& thread = ThisCallbackThread();
-    if (thread.internal > 0) [[unlikely]] {
+    // An API call of the application with nothing unusual going on: the hot path, kept short (a launch makes four to
+    // six callbacks); everything else is out of line.
+    if (thread.internal > 0 || unusualCallbacks_ || setupAheadPending_.load(std::memory_order_relaxed) ||
+        (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API)) [[unlikely]] {
+        OnUnusualCallback(thread, domain, cbid, data);
+        return;
+    }
+    OnApiCallback(thread, domain, cbid, static_cast<const CUpti_CallbackData*>(data));
+}
+
+void CudaPart::OnUnusualCallback(CallbackThread& thread, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    if (thread.internal > 0) {
         // gpaprof's own calls are not traced, but modules they load lazily are needed. (-t tells the kernels
         // gpaprof launches apart by their streams and contexts: LaunchReplayer::OwnsActivity.)
         if (domain != CUPTI_CB_DOMAIN_RESOURCE ||
@@ -154,35 +179,29 @@ void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, co
                      callback->functionName ? callback->functionName : "?", callback->correlationId,
                      static_cast<void*>(callback->context), OpenCalls(thread).size());
     }
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && callback->callbackSite == CUPTI_API_EXIT && IsMemoryCall(cbid)) {
-        int result = 0;
-        if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);
-        if (const int change = GraphCaptureChange(cbid, result == CUDA_SUCCESS)) {
-            capturesInProgress_.fetch_add(change, std::memory_order_relaxed);
-        }
-        if (memory_) {
-            // The stack walk that names an allocation's owner (tens of microseconds) only where a communication
-            // library is loaded: some programs allocate in their loops.
-            MemoryOwner owner = MemoryOwner::Application;
-            if (result == CUDA_SUCCESS && IsAllocationCall(cbid) && callers_.ModuleLoaded(&IsCommunicationLibraryPath)) {
-                Internal internal;
-                if (callers_.CalledFromModule(&IsCommunicationLibraryPath)) owner = MemoryOwner::CommunicationLibrary;
-                if (debugMemory_) {
-                    std::fprintf(stderr, "gpaprof: debug: %s by %s: %s\n", callback->functionName ? callback->functionName : "?",
-                                 owner == MemoryOwner::CommunicationLibrary ? "a communication library" : "the application",
-                                 CallerLocator::ModulesOnStack().c_str());
-                }
-            }
-            TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS, owner);
+    OnApiCallback(thread, domain, cbid, callback);
+}
+
+void CudaPart::OnMemoryCallExit(uint32_t cbid, const CUpti_CallbackData* callback) {
+    int result = 0;
+    if (callback->functionReturnValue) std::memcpy(&result, callback->functionReturnValue, sizeof result);
+    if (const int change = GraphCaptureChange(cbid, result == CUDA_SUCCESS)) {
+        capturesInProgress_.fetch_add(change, std::memory_order_relaxed);
+    }
+    if (!memory_) return;
+    // The stack walk that names an allocation's owner (tens of microseconds) only where a communication library is
+    // loaded: some programs allocate in their loops.
+    MemoryOwner owner = MemoryOwner::Application;
+    if (result == CUDA_SUCCESS && IsAllocationCall(cbid) && callers_.ModuleLoaded(&IsCommunicationLibraryPath)) {
+        Internal internal;
+        if (callers_.CalledFromModule(&IsCommunicationLibraryPath)) owner = MemoryOwner::CommunicationLibrary;
+        if (debugMemory_) {
+            std::fprintf(stderr, "gpaprof: debug: %s by %s: %s\n", callback->functionName ? callback->functionName : "?",
+                         owner == MemoryOwner::CommunicationLibrary ? "a communication library" : "the application",
+                         CallerLocator::ModulesOnStack().c_str());
         }
     }
-    const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
-    std::vector<OpenCall>& calls = OpenCalls(thread);
-    if (callback->callbackSite == CUPTI_API_ENTER) {
-        ApiEnter(calls, api, cbid, callback);
-    } else {
-        ApiExit(calls, api, cbid, callback);
-    }
+    TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS, owner);
 }
 
 void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {

@@ -97,6 +97,7 @@ bool CudaPart::Initialize(std::string* problem) {
         debugMemory_ = std::strstr(debug, "memory") != nullptr;
         debugGraphs_ = std::strstr(debug, "graphs") != nullptr;
     }
+    unusualCallbacks_ = diagEmptyCallbacks_ || debugCallbacks_;
     const char* staged = std::getenv("GPAPROF_CUDA_STAGED_LAUNCHES");
     stageLaunches_ = trace_ && !counters_ && !(staged && std::strcmp(staged, "0") == 0);
     stageOnlyNestedLaunches_ = stageLaunches_ && !occupancy_;

@@ -155,6 +155,16 @@ public:
     static bool Start(std::string* problem);
 
     void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+    // The runtime and driver API callbacks of the application, once OnCallback has found nothing unusual (or
+    // OnUnusualCallback has dealt with it): memory calls, then the call's entry or exit.
+    // (api_callbacks.cpp, inline there: both its callers are in that file.)
+    void OnApiCallback(CallbackThread& thread, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                       const CUpti_CallbackData* callback);
+    // gpaprof's own calls, the resource domain, the set-up made ahead, the diagnostic and debugging switches.
+    [[gnu::noinline]] void OnUnusualCallback(CallbackThread& thread, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                             const void* data);
+    // A driver call that allocates, frees or maps memory, or begins or ends a stream capture, has returned.
+    [[gnu::noinline]] void OnMemoryCallExit(uint32_t cbid, const CUpti_CallbackData* callback);
     void OnBufferCompleted(uint8_t* buffer, size_t validSize);
     // At every point the process may end from: the exit hooks gpaprof preloads (return from main, exit(),
     // _exit(), quick_exit(): before any thread_local or static object is destroyed), and atexit. The first
@@ -292,6 +302,7 @@ private:
     // but returns from every callback at once; "no-activity" traces calls without activity records;
     // "skip-records" reads the activity buffers without turning their records into lines (no kernel lines).
     bool diagEmptyCallbacks_ = false, diagNoActivity_ = false, diagSkipRecords_ = false;
+    bool unusualCallbacks_ = false;  // diagEmptyCallbacks_ or debugCallbacks_: every callback takes OnUnusualCallback
     bool debugCallbacks_ = false;  // GPAPROF_CUDA_DEBUG=callbacks: every API callback on stderr, as it comes
     bool excludesApis_ = false;    // -F named APIs not to trace
     // A trace without counters (-t, -t -O) stages a kernel launch on its thread instead of registering it under
