@@ -56,6 +56,25 @@ std::string_view CallLineText(const CallEntry& call, RawCallExpander expand, std
     return *scratch;
 }
 
+using RawKernelExpander = bool (*)(std::string_view line, std::string* lines, std::string* error);
+
+// The 'E' or 'Q' line (`letter`) of an entry: its spool line, or (a raw kernel line) that line of its expansion,
+// made in `scratch`. Made again where it is written, as raw call lines are.
+std::string_view RecordLineText(std::string_view line, char letter, RawKernelExpander expand, std::string* scratch) {
+    if (line.empty() || line[0] != 'R') return line;
+    scratch->clear();
+    std::string error;
+    if (!expand || !expand(line, scratch, &error)) return {};  // Collect kept only lines that expand
+    const std::string_view lines = *scratch;
+    for (size_t begin = 0; begin < lines.size();) {
+        size_t end = lines.find('\n', begin);
+        if (end == std::string_view::npos) end = lines.size();
+        if (lines[begin] == letter) return lines.substr(begin, end - begin);
+        begin = end + 1;
+    }
+    return {};
+}
+
 using Clocks = std::map<std::string, ClockCalibration, std::less<>>;
 
 // The clock of a device key, remembering the last one asked for (records come in runs of one device).
@@ -119,6 +138,7 @@ public:
     std::vector<Part> parts;  // in the order of AtpFile::parts
     std::vector<CallEntry> calls;
     RawCallExpander expandRawCall = nullptr;
+    RawKernelExpander expandRawKernel = nullptr;
     std::vector<CommandEntry> commands;
     std::vector<TimesEntry> times;
     std::vector<KernelEntry> kernels;
@@ -155,9 +175,11 @@ public:
         const Slot& slot = parts[part].threads[thread].slots[call];
         spool::CallLine v;
         spool::CommandLine c;
-        std::string error, expanded;
+        std::string error, expanded, expandedCommand;
         spool::DecodeLine(CallLineText(calls[slot.call], expandRawCall, &expanded), &v, &error);
-        if (slot.command != kNone) spool::DecodeLine(commands[slot.command].line, &c, &error);
+        if (slot.command != kNone) {
+            spool::DecodeLine(RecordLineText(commands[slot.command].line, 'E', expandRawKernel, &expandedCommand), &c, &error);
+        }
         if (v.escaped || c.escaped) {
             out->append(FormatTimestampLine(Call(slot)));
             return;
@@ -187,8 +209,8 @@ public:
     void AppendKernelTimestampLine(size_t part, size_t entry, std::string* out) const override {
         const Stamp& stamp = parts[part].stamps[entry];
         spool::KernelTimestampLine v;
-        std::string error;
-        spool::DecodeLine(kernels[stamp.entry].line, &v, &error);
+        std::string error, expanded;
+        spool::DecodeLine(RecordLineText(kernels[stamp.entry].line, 'Q', expandRawKernel, &expanded), &v, &error);
         if (v.escaped) {
             out->append(FormatKernelTimestampLine(KernelTimestampOf(stamp)));
             return;
@@ -209,7 +231,8 @@ public:
         std::optional<spool::Record> record = spool::Decode(CallLineText(calls[slot.call], expandRawCall, &expanded), &error);
         ApiCall call = std::move(std::get<spool::CallRecord>(*record).call);
         if (slot.command != kNone) {
-            std::optional<spool::Record> command = spool::Decode(commands[slot.command].line, &error);
+            std::optional<spool::Record> command =
+                spool::Decode(RecordLineText(commands[slot.command].line, 'E', expandRawKernel, &expanded), &error);
             spool::CommandRecord& e = std::get<spool::CommandRecord>(*command);
             CommandTimes commandTimes = std::move(e.command);
             MapTimes(slot, &commandTimes.queued, &commandTimes.submit, &commandTimes.start, &commandTimes.end);
@@ -221,8 +244,9 @@ public:
     }
 
     KernelTimestamp KernelTimestampOf(const Stamp& stamp) const {
-        std::string error;
-        std::optional<spool::Record> record = spool::Decode(kernels[stamp.entry].line, &error);
+        std::string error, expanded;
+        std::optional<spool::Record> record =
+            spool::Decode(RecordLineText(kernels[stamp.entry].line, 'Q', expandRawKernel, &expanded), &error);
         KernelTimestamp entry = std::move(std::get<spool::KernelTimestampRecord>(*record).entry);
         if (stamp.clock) {
             entry.start = stamp.clock->Map(entry.start);
@@ -258,6 +282,7 @@ AssembledSpool::AssembledSpool(std::string_view spoolText, const AssemblyOptions
     AssembledProcess& out = process_;
     Trace& trace = *trace_;
     trace.expandRawCall = options.expandRawCall;
+    trace.expandRawKernel = options.expandRawKernel;
     Collected records = CollectSpool(spoolText, options, &trace.owned);
 
     if (!records.processes.empty()) {

@@ -27,7 +27,7 @@ struct CallEntry {
 struct CommandEntry {
     std::string_view part;
     uint64_t thread, index;
-    std::string_view line;
+    std::string_view line;  // an 'E' line, or the raw CUDA kernel line ('R') it came from, expanded when it is written
 };
 
 struct TimesEntry {
@@ -41,7 +41,7 @@ struct KernelEntry {
     std::string_view part;
     std::string_view deviceKey;
     uint64_t start;
-    std::string_view line;
+    std::string_view line;  // a 'Q' line, or the raw CUDA kernel line ('R') it came from, expanded when it is written
 };
 
 // A sampled device's record, and how many samples the spool had before it: samples belong to the last record of
@@ -84,6 +84,18 @@ struct Collected {
         owned.push_back(spool::UnescapeField(raw));
         return owned.back();
     }
+    // A text field of a line that does not stay (a raw kernel line's expansion): kept here, once for every entry that
+    // has the same text (a part's or a clock's name).
+    std::string_view Intern(std::string_view raw, bool escaped) {
+        if (escaped) return Keep(raw, true);
+        for (std::string_view known : interned) {
+            if (known == raw) return known;
+        }
+        owned.emplace_back(raw);
+        interned.push_back(owned.back());
+        return interned.back();
+    }
+    std::vector<std::string_view> interned;  // Intern's texts, in `owned`
 };
 
 // Reads the spool's complete lines: a line without its final '\n' was cut short by the end of the process. A

@@ -58,22 +58,42 @@ bool CollectLine(std::string_view line, const AssemblyOptions* options, Collecte
             return true;
         }
         case 'R': {
-            // A raw kernel line: the kernel's 'Q', 'E' and 'T' lines, made now and read like any others.
+            // A raw kernel line: its 'Q', 'E' and 'T' lines, made here for their fields. The entries keep the 'R'
+            // line itself, a view into the spool, and its lines are made again where they are written (kept, they
+            // were about 600 bytes of memory a kernel).
             if (!options->expandRawKernel) {
                 *error = "a raw CUDA kernel line, and this gpaprof was built without the CUDA part";
                 return false;
             }
-            std::string& lines = out->owned.emplace_back();  // stable: the entries keep views of the lines
-            if (!options->expandRawKernel(line, &lines, error)) return false;
+            expanded->clear();
+            if (!options->expandRawKernel(line, expanded, error)) return false;
+            const std::string_view lines = *expanded;
             for (size_t begin = 0; begin < lines.size();) {
                 size_t end = lines.find('\n', begin);
-                if (end == std::string::npos) end = lines.size();
-                const std::string_view expandedLine = std::string_view(lines).substr(begin, end - begin);
+                if (end == std::string_view::npos) end = lines.size();
+                const std::string_view made = lines.substr(begin, end - begin);
                 begin = end + 1;
-                if (expandedLine.empty() || expandedLine[0] == 'R' || !CollectLine(expandedLine, options, out, expanded, error)) {
-                    if (error->empty()) *error = "a raw CUDA kernel line that expanded into an unreadable line";
-                    return false;
+                if (made.empty()) continue;
+                bool read = false;
+                if (made[0] == 'Q') {
+                    spool::KernelTimestampLine v;
+                    read = spool::DecodeLine(made, &v, error);
+                    if (read) out->kernelTimestamps.push_back({out->Intern(v.part, v.escaped), out->Intern(v.deviceKey, v.escaped), v.start, line});
+                } else if (made[0] == 'E') {
+                    spool::CommandLine v;
+                    read = spool::DecodeLine(made, &v, error);
+                    if (read) out->commands.push_back({out->Intern(v.part, v.escaped), v.threadId, v.index, line});
+                } else if (made[0] == 'T') {
+                    spool::TimesLine v;
+                    read = spool::DecodeLine(made, &v, error);
+                    if (read) {
+                        out->times.push_back({out->Intern(v.part, v.escaped), v.threadId, v.index,
+                                              out->Intern(v.deviceKey, v.escaped), v.queued, v.submit, v.start, v.end});
+                    }
+                } else {
+                    *error = "a raw CUDA kernel line that expanded into a line that is not a kernel's";
                 }
+                if (!read) return false;
             }
             return true;
         }
