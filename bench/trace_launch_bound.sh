@@ -16,7 +16,9 @@
 #   the fastest kept; on a machine whose runs fall into two modes a process at a time, docs/benchmarks.md, 3 makes
 #   the rounds compare fast runs with fast runs). Rows "nsys" (Nsight Systems' defaults) and
 #   "nsys-all" (--cuda-trace-all-apis=true, where nsys has it: every call, as gpaprof records); each nsys row's last
-#   report's API calls are counted at the end.
+#   report's API calls are counted at the end. Columns: x_ref (the medians' ratio), best (the fastest runs'), paired
+#   (the median of the rounds' ratios), q25 (the ratio of the lower quartiles of every run, repeats included: the
+#   fast mode's figure, which the share of slow-mode runs moves little).
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-50000}
 ELEMENTS=${ELEMENTS:-65536}
@@ -72,7 +74,7 @@ if [ -n "${CONTENDERS:-}" ]; then
   contenders=("${chosen[@]}")
 fi
 
-declare -A loops calls round_loop
+declare -A loops calls round_loop every_run
 for round in $(seq "$ROUNDS"); do
   for entry in "${contenders[@]}"; do
     IFS='|' read -r name _ command <<< "$entry"
@@ -82,6 +84,7 @@ for round in $(seq "$ROUNDS"); do
       wall $PIN $command
       last_figure loop_seconds "$name, round $round" || continue
       loop=$FIGURE
+      every_run[$name]="${every_run[$name]:-} $loop"
       # gpaprof's runs say how many calls they wrote: a run that lost calls is cheaper, and its time no evidence.
       written=$(grep -o '([0-9]* API calls' "$BENCH_TMP/last.out" | head -1 | tr -dc '0-9')
       [ -n "$written" ] && calls[$name]="${calls[$name]:-} $written"
@@ -98,6 +101,9 @@ done
 # paired: the median of each round's ratio to the reference's run of the same round (a drift slower than a round
 # falls out of it).
 fastest() { printf '%s\n' "$@" | sort -g | head -1; }
+# The lower quartile of every run (each repeat counted, not only a round's fastest): on a machine whose runs fall into
+# modes a process at a time, the figure of the fast mode that a few slow-mode runs do not move, unlike the fastest run.
+quartile() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {i=(NR-1)*0.25; f=int(i); print (f+1<NR) ? v[f+1]+(v[f+2]-v[f+1])*(i-f) : v[NR]}'; }
 paired() {
   local name=$1 reference=$2 ratios=() r
   for r in $(seq "$ROUNDS"); do
@@ -106,7 +112,7 @@ paired() {
   done
   [ ${#ratios[@]} -gt 0 ] && median "${ratios[@]}" || echo 0
 }
-printf '%-16s %12s %11s %10s %8s %8s %-14s %s\n' contender loop_s us/launch x_ref best paired reference runs
+printf '%-16s %12s %11s %10s %8s %8s %8s %-14s %s\n' contender loop_s us/launch x_ref best paired q25 reference runs
 for entry in "${contenders[@]}"; do
   IFS='|' read -r name reference _ <<< "$entry"
   [ -n "${loops[$name]:-}" ] || continue
@@ -116,14 +122,17 @@ for entry in "${contenders[@]}"; do
   r=$(median ${loops[$reference]:-$m})
   # shellcheck disable=SC2086
   best=$(ratio "$(fastest ${loops[$name]})" "$(fastest ${loops[$reference]:-$m})")
-  printf '%-16s %12.4f %11.3f %10.3f %8.3f %8.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
-    "$(ratio "$m" "$r")" "$best" "$(paired "$name" "$reference")" "$reference" "${loops[$name]}"
+  # shellcheck disable=SC2086
+  q25=$(ratio "$(quartile ${every_run[$name]})" "$(quartile ${every_run[$reference]:-${every_run[$name]}})")
+  printf '%-16s %12.4f %11.3f %10.3f %8.3f %8.3f %8.3f %-14s %s\n' "$name" "$m" "$(awk -v s="$m" -v n="$LAUNCHES" 'BEGIN {print s * 1e6 / n}')" \
+    "$(ratio "$m" "$r")" "$best" "$(paired "$name" "$reference")" "$q25" "$reference" "${loops[$name]}"
 done
 # Issue 34's comparison: each gpaprof row against each nsys row, round by round (the median of the rounds' ratios).
 for name in "${!loops[@]}"; do
   case $name in gpaprof | gpaprof:* | gpaprof-base) ;; *) continue ;; esac
   for peer in nsys nsys-all; do
-    [ -n "${loops[$peer]:-}" ] && echo "   ($name / $peer, paired by round: $(paired "$name" "$peer"))"
+    # shellcheck disable=SC2086
+    [ -n "${loops[$peer]:-}" ] && echo "   ($name / $peer, paired by round: $(paired "$name" "$peer"); lower quartiles of every run: $(ratio "$(quartile ${every_run[$name]})" "$(quartile ${every_run[$peer]})"))"
   done
 done
 for name in "${!calls[@]}"; do
