@@ -1,5 +1,6 @@
 // What the spool's assembly keeps of the records (spool_collection.cpp reads them, spool_assembler.cpp joins
-// them) and the keys it joins calls, commands and device times by. Internal to the assembly.
+// them, spool_trace_entries.cpp writes the trace's lines from them) and the keys it joins calls, commands and
+// device times by. Internal to the assembly.
 #pragma once
 
 #include <algorithm>
