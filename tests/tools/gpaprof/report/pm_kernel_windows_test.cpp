@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "html_check.h"
@@ -75,7 +76,9 @@ PmSamplingFile Samples() {
     return file;
 }
 
-const PmKernelWindow& Find(const PmKernelWindows& windows, const std::string& name) {
+// The name as a view, not a const std::string&: a reference returned from a call given a temporary string is what
+// GCC 13's -Wdangling-reference warns about (the GPU machine's GCC failed the -Werror build on it, 2026-11-29).
+const PmKernelWindow& Find(const PmKernelWindows& windows, std::string_view name) {
     for (const PmKernelWindow& kernel : windows.kernels) {
         if (kernel.name == name) return kernel;
     }
