@@ -102,7 +102,7 @@ step ncu_names_gpaprof timeout 120 "$build/bin/gpaprof" -p --no-progress --count
   "$build/bench/gpa_vs_ncu_metrics" plain
 # Pass: every name accepted by the library and by gpaprof; the library plans the passes gpa-counters plans on
 # this device; the library's values are ncu's (counts and rates within 2%, percentages within 1 point, throughput
-# percentages within 3, hit rates and DRAM traffic, which depend on the cache at the range's start, within 5
+# percentages within 4, hit rates and DRAM traffic, which depend on the cache at the range's start, within 5
 # points and 10%; a value
 # over elapsed cycles is compared times its unit's elapsed cycles, since a GPA sample's range is longer than
 # the kernel ncu times). gpaprof's values are printed next to ncu's (gpaprof leaves caches warm, ncu flushes).
@@ -155,9 +155,11 @@ for k, kernel in enumerate(["saxpy", "fma", "reduce"]):
                 5.0 if "pct" in name else 0.05)
             note += "  (cache state)"
         elif "throughput" in name and "pct" in name and not note:
-            # A throughput percentage of a memory-bound kernel varies run to run: saxpy's sm__throughput read
-            # 39.40-40.99 in five ncu runs and 38.63-39.57 in five library runs (2026-11-25, H100).
-            allowed = 3.0
+            # A throughput percentage varies run to run, in ncu as in the library: saxpy's sm__throughput read
+            # 39.40-40.99 in five ncu runs and 38.63-39.57 in five library runs (2026-11-25, H100); on an H200
+            # (2026-11-29, four runs each) ncu read reduce's at 71.95-75.08 and saxpy's at 43.80-47.55, the library
+            # 71.58-74.92 and 43.79-45.99, one run of each apart by up to 3.14 points in either direction.
+            allowed = 4.0
         else:
             allowed = max(0.02 * abs(theirs), 1.0 if ("pct" in name and not note) else 0.0)
         diff = mine - theirs

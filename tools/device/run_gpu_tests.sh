@@ -90,10 +90,12 @@ for part in $parts; do
     build)
       { date -u; nvidia-smi; nvcc --version | tail -1; cmake --version | head -1; } > "$dir/device.txt" 2>&1
       cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENGPA_WERROR=ON > "$dir/build.log" 2>&1 &&
-        cmake --build "$build" -j "$(nproc)" >> "$dir/build.log" 2>&1
+        cmake --build "$build" -j "$(nproc)" -- -k 0 >> "$dir/build.log" 2>&1
       rc=$?
+      # -k 0: a file that fails (a newer compiler's warning under -Werror) stops neither the rest of the build nor
+      # the parts after it; its errors, all of them, go to the summary.
       grep -E "SKIPPED|building:" "$dir/build.log" | tee -a "$summary"
-      [ $rc -ne 0 ] && grep -E "error|FAILED" "$dir/build.log" | head -30
+      [ $rc -ne 0 ] && grep -E "error:|FAILED:" "$dir/build.log" | sort -u | head -30 | tee -a "$summary"
       ;;
     opencl)
       lib=$(nvidia_opencl_library) || { record opencl "no NVIDIA OpenCL driver library found"; continue; }
