@@ -1,6 +1,13 @@
 # Warnings and sanitizers shared by every OpenGPA target.
 
-set(OPENGPA_WARNING_FLAGS -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor)
+# A local that hides another local: GCC spells it -Wshadow=local, Clang -Wshadow-uncaptured-local (Clang rejects
+# GCC's spelling, which under -Werror failed every file).
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set(OPENGPA_SHADOW_WARNING -Wshadow-uncaptured-local)
+else()
+  set(OPENGPA_SHADOW_WARNING -Wshadow=local)
+endif()
+set(OPENGPA_WARNING_FLAGS -Wall -Wextra -Wpedantic ${OPENGPA_SHADOW_WARNING} -Wnon-virtual-dtor)
 if(OPENGPA_WERROR)
   list(APPEND OPENGPA_WARNING_FLAGS -Werror)
 endif()

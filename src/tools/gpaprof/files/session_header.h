@@ -24,7 +24,6 @@ public:
 
 private:
     std::vector<DeviceHeader> devices_;
-    bool lastFieldWasVendorOnly_ = false;
 };
 
 // HostName=, ClockId=, ProcessRank=NAME=VALUE (those the session has), each line "<prefix>Key=Value": the

@@ -25,7 +25,7 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::Save(cl_command_queue queue, cl_
                                                      const KernelInfo& kernel, cl_uint waitCount,
                                                      const cl_event* waitList, std::vector<cl_event>* ready,
                                                      std::string* whyNot) {
-    std::unique_ptr<MemorySnapshot> snapshot(new MemorySnapshot(queue, context));
+    std::unique_ptr<MemorySnapshot> snapshot(new MemorySnapshot(queue));
     LayerState& state = LayerState::Get();
     std::vector<cl_mem> seenMemory;
     std::vector<void*> seenSvm;

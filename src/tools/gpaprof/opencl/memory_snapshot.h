@@ -43,12 +43,11 @@ private:
         size_t size = 0;
         size_t region[3] = {0, 0, 0};
     };
-    MemorySnapshot(cl_command_queue queue, cl_context context) : queue_(queue), context_(context) {}
+    explicit MemorySnapshot(cl_command_queue queue) : queue_(queue) {}
     bool Copy(const Item& item, bool toShadow, cl_uint waitCount, const cl_event* waitList, cl_event* done,
               std::string* error);
 
     cl_command_queue queue_;
-    cl_context context_;
     std::vector<Item> items_;
     uint64_t bytes_ = 0;
     bool released_ = false;

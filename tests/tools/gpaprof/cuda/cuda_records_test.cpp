@@ -66,8 +66,10 @@ TEST(CudaRecords, KernelLinesAreTheRecordsLines) {
     };
     for (int round = 0; round < 400; ++round) {
         KernelActivity kernel = SaxpyActivity();
-        const char* const names[] = {"_Z5saxpyPfPKffi", "", "void at::native::vectorized_elementwise_kernel<4, "
-                                     "at::native::FillFunctor<float>, std::array<char*, 1ul> >(int, ...)",
+        // (One name in two literals, in parentheses so that Clang sees the joining is meant.)
+        const char* const names[] = {"_Z5saxpyPfPKffi", "",
+                                     ("void at::native::vectorized_elementwise_kernel<4, "
+                                      "at::native::FillFunctor<float>, std::array<char*, 1ul> >(int, ...)"),
                                      "tab\there\\back\nslash\r"};
         kernel.name = names[round % 4];
         kernel.start = next() << 20, kernel.end = kernel.start + next() % 100000;

@@ -194,7 +194,7 @@ private:
             Space();
             std::optional<JsonValue> item = Value(depth + 1);
             if (!item) return std::nullopt;
-            value.object.emplace_back(*key, std::move(*item));
+            value.object.push_back({*key, std::move(*item)});
             Space();
             if (at_ < text_.size() && text_[at_] == ',') { ++at_; continue; }
             if (at_ < text_.size() && text_[at_] == '}') { ++at_; return value; }

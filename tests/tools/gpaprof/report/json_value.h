@@ -11,6 +11,8 @@
 
 namespace gpaprof::report::testing {
 
+struct JsonMember;
+
 struct JsonValue {
     enum class Type { Null, Bool, Number, String, Array, Object };
     Type type = Type::Null;
@@ -19,15 +21,24 @@ struct JsonValue {
     std::string numberText;  // the number as written
     std::string string;
     std::vector<JsonValue> array;
-    std::vector<std::pair<std::string, JsonValue>> object;  // in file order
+    // In file order. A vector of a struct declared below, not of std::pair<std::string, JsonValue>: a pair of a
+    // type still incomplete here is undefined, and Clang refuses it.
+    std::vector<JsonMember> object;
 
-    const JsonValue* Find(std::string_view key) const {
-        for (const auto& [name, value] : object) {
-            if (name == key) return &value;
-        }
-        return nullptr;
-    }
+    const JsonValue* Find(std::string_view key) const;
 };
+
+struct JsonMember {
+    std::string name;
+    JsonValue value;
+};
+
+inline const JsonValue* JsonValue::Find(std::string_view key) const {
+    for (const auto& [name, value] : object) {
+        if (name == key) return &value;
+    }
+    return nullptr;
+}
 
 // nullopt with `error` ("offset N: ...") when `text` is not exactly one JSON value (whitespace around allowed).
 std::optional<JsonValue> ParseJson(std::string_view text, std::string* error);
