@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what OpenGPA needs on a Debian/Ubuntu machine with apt-get; skips what is already there.
-# Usage: tools/install_deps.sh [--best-effort] [--missing-file FILE] [main|all]
+# Usage: tools/install_deps.sh [--best-effort] [--missing-file FILE] [main|all|ci]
 #   main   what tools/main.sh needs: compiler, CMake, Ninja, OpenCL headers and loader, PoCL (the OpenCL device
 #          on the CPU), python3 (the CUDA part's generator)
 #   all    (default) main and what the tests need: GoogleTest, Vulkan, OpenGL, Chromium, the Python packages
+#   ci     all and what CI adds: Clang 16, a second compiler whose warnings CI builds the tree against
 #   --best-effort  when packages cannot be installed (no mirror, not root and no sudo, no apt-get), name them
 #          and exit 0: the build's configure then decides whether it can go on (tools/main.sh, tools/test.sh).
 #          Without it (CI) that is an error.
@@ -16,19 +17,21 @@ test_packages=(libgtest-dev clinfo chromium
                libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
                libegl-dev libopengl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
                pkgconf python3-venv python3-pyopencl python3-numpy python3-pandas python3-pytest)
+ci_packages=(clang-16)
 
 best_effort=0 missing_file="" set=all
 while [ $# -gt 0 ]; do
   case $1 in
     --best-effort) best_effort=1 ;;
     --missing-file) missing_file=$2; shift ;;
-    main|all) set=$1 ;;
-    *) echo "usage: tools/install_deps.sh [--best-effort] [--missing-file FILE] [main|all]" >&2; exit 2 ;;
+    main|all|ci) set=$1 ;;
+    *) echo "usage: tools/install_deps.sh [--best-effort] [--missing-file FILE] [main|all|ci]" >&2; exit 2 ;;
   esac
   shift
 done
 packages=("${main_packages[@]}")
-[ "$set" = all ] && packages+=("${test_packages[@]}")
+[ "$set" = main ] || packages+=("${test_packages[@]}")
+[ "$set" = ci ] && packages+=("${ci_packages[@]}")
 
 say() { echo "install_deps: $*"; }
 record() {
