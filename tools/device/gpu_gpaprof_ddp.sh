@@ -54,7 +54,7 @@ for n in ${RANKS:-2 4}; do
   "$report_tool" --perfetto "$OUT/ddp_$n/ranks.json" "$work" > /dev/null 2>&1 || fail "ranks=$n: --perfetto exit $?"
   say "ranks=$n gpaprof-report exit $rc in $((SECONDS - start)) s (text, --perfetto)"
   [ $rc -eq 0 ] || fail "ranks=$n: gpaprof-report exit $rc"
-  sed -n '1,/^Top kernels/p' "$OUT/ddp_$n/report.txt" | head -30 | tee -a "$report"
+  sed -n '/^Top kernels/q;p' "$OUT/ddp_$n/report.txt" | head -30 | tee -a "$report"  # up to the heading, which grep prints next
   grep -A4 "^Top kernels" "$OUT/ddp_$n/report.txt" | cut -c1-200 | tee -a "$report"
   files=$(ls "$work"/*.atp | wc -l)
   grep -q "$files of $files trace files read" "$OUT/ddp_$n/report.txt" || fail "ranks=$n: the report did not read $files of $files files"
