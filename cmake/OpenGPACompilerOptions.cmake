@@ -23,3 +23,13 @@ function(opengpa_warnings target)
     $<$<COMPILE_LANGUAGE:CXX>:${OPENGPA_WARNING_FLAGS}>
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wpedantic $<$<BOOL:${OPENGPA_WERROR}>:-Werror>>)
 endfunction()
+
+# Every shared library here runs inside someone else's process (GPA libraries, layers, gpaprof's agent, preload
+# and injection). A toolchain that links libstdc++ statically (the GPU machine's /opt/gcc g++ does) puts a copy of
+# the runtime into each of them, and exported it: gpaprof's preloaded OpenCL shim, first in the process's symbol
+# search order, then stood in for libstdc++ in the libraries loaded after it. PoCL 5.0 died of SIGSEGV inside
+# libstdc++ in its first clBuildProgram; PoCL 3.1's compiler no longer found its headers (docs/gpaprof.md, "A C++
+# runtime linked into the shim"). The runtime archives' symbols stay inside each library (tests/cmake).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_link_options("$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>:LINKER:--exclude-libs,libstdc++.a:libsupc++.a:libgcc.a:libgcc_eh.a>")
+endif()
