@@ -12,6 +12,7 @@
 #include "tools/gpaprof/opencl/cl_names.h"
 #include "tools/gpaprof/opencl/codeplay_counters.h"
 #include "tools/gpaprof/opencl/command_tracker.h"
+#include "tools/gpaprof/opencl/dispatch_local_memory.h"
 #include "tools/gpaprof/opencl/memory_snapshot.h"
 #include "tools/gpaprof/opencl/opencl_counters.h"
 
@@ -254,7 +255,8 @@ cl_int EnqueueKernel(TracedCall& call, KernelEntry entry, cl_command_queue queue
     // Occupancy and the dispatch's fixed columns, from the kernel, its device and the launch.
     const DeviceInfo device = state.Device(queueInfo->device);
     std::optional<OccupancyRow> occupancy;
-    const uint64_t localMemory = KernelWorkGroupValue<cl_ulong>(kernel, device.id, CL_KERNEL_LOCAL_MEM_SIZE).value_or(0);
+    const uint64_t localMemory = DispatchLocalMemory(
+        KernelWorkGroupValue<cl_ulong>(kernel, device.id, CL_KERNEL_LOCAL_MEM_SIZE).value_or(0), kernelInfo.LocalArgumentBytes());
     if (profile) {
         DeviceLimits limits = device.limits;
         if (device.waveSizeFromKernel) {

@@ -271,10 +271,19 @@ void LayerState::CloneKernel(cl_kernel source, cl_kernel clone) {
     kernels_[clone] = std::move(info);
 }
 
+uint64_t KernelInfo::LocalArgumentBytes() const {
+    uint64_t total = 0;
+    for (const auto& [index, arg] : args) {
+        if (arg.kind == KernelArg::Kind::Local) total += arg.localBytes;
+    }
+    return total;
+}
+
 void LayerState::SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value) {
     KernelArg arg;
     if (!value) {
         arg.kind = KernelArg::Kind::Local;
+        arg.localBytes = size;
     } else if (size == sizeof(cl_mem)) {
         cl_mem memory;
         std::memcpy(&memory, value, sizeof memory);

@@ -52,6 +52,7 @@ struct KernelArg {
     Kind kind = Kind::Value;
     cl_mem memory = nullptr;
     const void* svm = nullptr;
+    uint64_t localBytes = 0;  // a __local argument's size (clSetKernelArg with no value)
 };
 
 struct KernelInfo {
@@ -59,6 +60,8 @@ struct KernelInfo {
     uint32_t id = 0;               // 1-based, assigned at the kernel's first dispatch
     std::map<cl_uint, KernelArg> args;
     std::vector<void*> execInfoSvm;  // CL_KERNEL_EXEC_INFO_SVM_PTRS
+
+    uint64_t LocalArgumentBytes() const;
 };
 
 struct MemoryInfo {
