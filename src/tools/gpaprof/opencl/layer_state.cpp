@@ -279,11 +279,11 @@ uint64_t KernelInfo::LocalArgumentBytes() const {
     return total;
 }
 
-void LayerState::SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value) {
+void LayerState::SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value, bool local) {
     KernelArg arg;
     if (!value) {
-        arg.kind = KernelArg::Kind::Local;
-        arg.localBytes = size;
+        arg.kind = KernelArg::Kind::Local;  // nothing of the application's memory to keep for a replay
+        if (local) arg.localBytes = size;
     } else if (size == sizeof(cl_mem)) {
         cl_mem memory;
         std::memcpy(&memory, value, sizeof memory);

@@ -52,7 +52,7 @@ struct KernelArg {
     Kind kind = Kind::Value;
     cl_mem memory = nullptr;
     const void* svm = nullptr;
-    uint64_t localBytes = 0;  // a __local argument's size (clSetKernelArg with no value)
+    uint64_t localBytes = 0;  // a __local argument's size
 };
 
 struct KernelInfo {
@@ -98,7 +98,8 @@ public:
 
     void AddKernel(cl_kernel kernel, std::string name);
     void CloneKernel(cl_kernel source, cl_kernel clone);
-    void SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value);
+    // `local`: a __local argument of `size` bytes (no value).
+    void SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value, bool local);
     void SetKernelArgSvm(cl_kernel kernel, cl_uint index, const void* pointer);
     void SetKernelExecSvm(cl_kernel kernel, std::vector<void*> pointers);
     // Name (queried if the kernel was never seen), id (assigned now if new) and arguments.

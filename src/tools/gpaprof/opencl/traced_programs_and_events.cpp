@@ -222,7 +222,18 @@ cl_int CL_API_CALL ReleaseKernel(cl_kernel kernel) {
 cl_int CL_API_CALL SetKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value) {
     TracedCall call(Api::clSetKernelArg);
     const cl_int ret = call.Run([&] { return Next().clSetKernelArg(kernel, index, size, value); });
-    if (ret == CL_SUCCESS && call.agent()) LayerState::Get().SetKernelArg(kernel, index, size, value);
+    if (ret == CL_SUCCESS && call.agent()) {
+        // No value: a __local argument's size, or a NULL memory object. The driver tells them apart where it keeps
+        // the kernel's argument information; where it does not, the size counts as local memory.
+        bool local = !value;
+        cl_kernel_arg_address_qualifier qualifier = 0;
+        if (local && Next().clGetKernelArgInfo &&
+            Next().clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof qualifier, &qualifier,
+                                      nullptr) == CL_SUCCESS) {
+            local = qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL;
+        }
+        LayerState::Get().SetKernelArg(kernel, index, size, value, local);
+    }
     std::string shown = "NULL";
     if (value && size == sizeof(void*)) {
         const void* pointer = nullptr;
