@@ -1,12 +1,11 @@
 // Our shared libraries run inside other programs. A C++ runtime linked into one of them statically must stay
-// private to it: exported, it stood in for the system's libstdc++ in libraries loaded after it (PoCL 5.0 mixed
-// the two copies' locales and crashed under gpaprof's preloaded OpenCL shim, docs/gpaprof.md).
+// private to it: exported, it stood in for the system's libstdc++ in libraries loaded after it (PoCL 5.0 crashed
+// inside libstdc++ under gpaprof's preloaded OpenCL shim, docs/gpaprof.md).
 #include <dlfcn.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
