@@ -30,6 +30,11 @@ endfunction()
 # search order, then stood in for libstdc++ in the libraries loaded after it. PoCL 5.0 died of SIGSEGV inside
 # libstdc++ in its first clBuildProgram; PoCL 3.1's compiler no longer found its headers (docs/gpaprof.md, "A C++
 # runtime linked into the shim"). The runtime archives' symbols stay inside each library (tests/cmake).
+# The same runtime's template instantiations (std::call_once's lambda, std::regex's executor), which the headers
+# put into each library with default visibility, stay inside it too (cmake/std_symbols_local.map). A library with
+# an export list of its own (OPENGPA_EXPORT_MAP: the GPA libraries) exports nothing else already.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  add_link_options("$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>:LINKER:--exclude-libs,libstdc++.a:libsupc++.a:libgcc.a:libgcc_eh.a>")
+  set(opengpa_shared_library "$<OR:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>,$<STREQUAL:$<TARGET_PROPERTY:TYPE>,MODULE_LIBRARY>>")
+  add_link_options("$<${opengpa_shared_library}:LINKER:--exclude-libs,libstdc++.a:libsupc++.a:libgcc.a:libgcc_eh.a>")
+  add_link_options("$<$<AND:${opengpa_shared_library},$<NOT:$<BOOL:$<TARGET_PROPERTY:OPENGPA_EXPORT_MAP>>>>:LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/std_symbols_local.map>")
 endif()

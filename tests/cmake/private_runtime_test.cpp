@@ -1,11 +1,16 @@
 // Our shared libraries run inside other programs. A C++ runtime linked into one of them statically must stay
 // private to it: exported, it stood in for the system's libstdc++ in libraries loaded after it (PoCL 5.0 crashed
-// inside libstdc++ under gpaprof's preloaded OpenCL shim, docs/gpaprof.md).
+// inside libstdc++ under gpaprof's preloaded OpenCL shim, docs/gpaprof.md). So must the standard library's
+// template instantiations: exported, the codeplay layer's std::call_once ran the shim's copy of its lambda, which
+// read the shim's runtime's state (a crash where each library has its runtime linked in).
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -40,6 +45,45 @@ std::vector<std::string> RuntimeSymbolsExportedBy(const std::string& path, const
         }
     }
     return exported;
+}
+
+// The dynamic symbols that `path` defines and exports (global or weak, not hidden), read from its ELF file.
+std::vector<std::string> ExportedSymbols(const std::string& path, std::string* error) {
+    std::ifstream file(path, std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::vector<std::string> names;
+    if (image.size() < sizeof(Elf64_Ehdr) || image.compare(0, 4, ELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64) {
+        *error = "not a 64-bit ELF file";
+        return names;
+    }
+    const auto* header = reinterpret_cast<const Elf64_Ehdr*>(image.data());
+    const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image.data() + header->e_shoff);
+    for (int i = 0; i < header->e_shnum; ++i) {
+        if (sections[i].sh_type != SHT_DYNSYM) continue;
+        const char* strings = image.data() + sections[sections[i].sh_link].sh_offset;
+        const auto* symbols = reinterpret_cast<const Elf64_Sym*>(image.data() + sections[i].sh_offset);
+        for (size_t s = 0; s < sections[i].sh_size / sizeof(Elf64_Sym); ++s) {
+            const unsigned bind = ELF64_ST_BIND(symbols[s].st_info);
+            if (symbols[s].st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK) ||
+                ELF64_ST_VISIBILITY(symbols[s].st_other) == STV_HIDDEN) {
+                continue;
+            }
+            names.emplace_back(strings + symbols[s].st_name);
+        }
+    }
+    return names;
+}
+
+// A mangled name of std:: or __gnu_cxx:: (a function, its local statics and guards, vtable, typeinfo): the
+// prefixes cmake/std_symbols_local.map keeps local.
+bool IsStandardLibrarySymbol(const std::string& name) {
+    for (const char* special : {"_ZZ", "_ZGVZ", "_ZGV", "_ZTV", "_ZTI", "_ZTS", "_ZTH", "_ZTW", "_Z"}) {
+        if (name.rfind(special, 0) != 0) continue;
+        std::string rest = name.substr(std::string(special).size());
+        if (rest.rfind("N", 0) == 0) rest.erase(0, rest.rfind("NK", 0) == 0 ? 2 : 1);
+        return rest.rfind("S", 0) == 0 || rest.rfind("9__gnu_cxx", 0) == 0;
+    }
+    return false;
 }
 
 TEST(PrivateRuntime, AStaticallyLinkedRuntimeIsNotExported) {
@@ -81,7 +125,28 @@ TEST(PrivateRuntime, TheTreesLibrariesExportNoRuntime) {
             continue;
         }
         EXPECT_TRUE(exported.empty()) << path << " exports the C++ runtime's " << exported.front();
+        std::vector<std::string> standard;
+        for (const std::string& name : ExportedSymbols(path, &error)) {
+            if (IsStandardLibrarySymbol(name)) standard.push_back(name);
+        }
+        EXPECT_TRUE(error.empty()) << path << ": " << error;
+        EXPECT_TRUE(standard.empty()) << path << " exports " << standard.size() << " of the standard library's "
+                                      << "template instantiations, the first " << standard.front()
+                                      << ": cmake/std_symbols_local.map did not reach it";
     }
+}
+
+TEST(PrivateRuntime, TheStandardLibrarySymbolsAreRecognised) {
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZZNSt9once_flag18_Prepare_executionC4IZSt9call_onceIRFvvEJEEvRS_OT_DpOT0_EUlvE_EERS6_ENUlvE_4_FUNEv"));
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZNKSt8__detail9_ExecutorIN9__gnu_cxx17__normal_iteratorIPKcEEEE16_M_word_boundaryEv"));
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZSt9call_onceIRFvvEJEEvRSt9once_flagOT_DpOT0_"));
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZGVZNKSt8__detail11_AnyMatcherINSt7__cxx1112regex_traitsIcEELb0ELb0ELb0EEclEcE5__nul"));
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZTVNSt3__117bad_function_callE"));
+    EXPECT_TRUE(IsStandardLibrarySymbol("_ZN9__gnu_cxx13new_allocatorIcE8allocateEm"));
+    EXPECT_FALSE(IsStandardLibrarySymbol("_ZN7gpaprof5agent5Agent3GetEv"));
+    EXPECT_FALSE(IsStandardLibrarySymbol("_ZN7gpaprof5agent5Agent4NoteERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"));
+    EXPECT_FALSE(IsStandardLibrarySymbol("clGetPlatformIDs"));
+    EXPECT_FALSE(IsStandardLibrarySymbol("GPA_Initialize"));
 }
 
 }  // namespace
