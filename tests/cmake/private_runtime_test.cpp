@@ -4,15 +4,14 @@
 // template instantiations: exported, the codeplay layer's std::call_once ran the shim's copy of its lambda, which
 // read the shim's runtime's state (a crash where each library has its runtime linked in).
 #include <dlfcn.h>
-#include <elf.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "exported_symbols.h"
 
 namespace {
 
@@ -45,33 +44,6 @@ std::vector<std::string> RuntimeSymbolsExportedBy(const std::string& path, const
         }
     }
     return exported;
-}
-
-// The dynamic symbols that `path` defines and exports (global or weak, not hidden), read from its ELF file.
-std::vector<std::string> ExportedSymbols(const std::string& path, std::string* error) {
-    std::ifstream file(path, std::ios::binary);
-    const std::string image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    std::vector<std::string> names;
-    if (image.size() < sizeof(Elf64_Ehdr) || image.compare(0, 4, ELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64) {
-        *error = "not a 64-bit ELF file";
-        return names;
-    }
-    const auto* header = reinterpret_cast<const Elf64_Ehdr*>(image.data());
-    const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image.data() + header->e_shoff);
-    for (int i = 0; i < header->e_shnum; ++i) {
-        if (sections[i].sh_type != SHT_DYNSYM) continue;
-        const char* strings = image.data() + sections[sections[i].sh_link].sh_offset;
-        const auto* symbols = reinterpret_cast<const Elf64_Sym*>(image.data() + sections[i].sh_offset);
-        for (size_t s = 0; s < sections[i].sh_size / sizeof(Elf64_Sym); ++s) {
-            const unsigned bind = ELF64_ST_BIND(symbols[s].st_info);
-            if (symbols[s].st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK) ||
-                ELF64_ST_VISIBILITY(symbols[s].st_other) == STV_HIDDEN) {
-                continue;
-            }
-            names.emplace_back(strings + symbols[s].st_name);
-        }
-    }
-    return names;
 }
 
 // A mangled name of std:: or __gnu_cxx:: (a function, its local statics and guards, vtable, typeinfo): the
@@ -126,7 +98,7 @@ TEST(PrivateRuntime, TheTreesLibrariesExportNoRuntime) {
         }
         EXPECT_TRUE(exported.empty()) << path << " exports the C++ runtime's " << exported.front();
         std::vector<std::string> standard;
-        for (const std::string& name : ExportedSymbols(path, &error)) {
+        for (const std::string& name : opengpa::testing::ExportedSymbols(path, &error)) {
             if (IsStandardLibrarySymbol(name)) standard.push_back(name);
         }
         EXPECT_TRUE(error.empty()) << path << ": " << error;

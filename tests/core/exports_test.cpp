@@ -3,17 +3,14 @@
 // name and nothing else at all. Checked on libopengpa_scripted.so, the core + scripted backend built the
 // way every libGPUPerfAPI<API>.so is.
 #include <dlfcn.h>
-#include <elf.h>
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "GPUPerfAPIFunctionTypes.h"
+#include "exported_symbols.h"
 
 namespace {
 
@@ -33,33 +30,10 @@ const std::vector<std::string>& ListedFunctions() {
 
 // Defined symbols of the library's dynamic symbol table (what the library exports).
 std::set<std::string> ExportedSymbols(const char* path) {
-    std::ifstream file(path, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    std::set<std::string> names;
-    if (bytes.size() < sizeof(Elf64_Ehdr) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0 ||
-        bytes[EI_CLASS] != ELFCLASS64) {
-        ADD_FAILURE() << path << " is not a 64-bit ELF file";
-        return names;
-    }
-    Elf64_Ehdr header;
-    std::memcpy(&header, bytes.data(), sizeof header);
-    std::vector<Elf64_Shdr> sections(header.e_shnum);
-    for (size_t i = 0; i < sections.size(); ++i) {
-        std::memcpy(&sections[i], bytes.data() + header.e_shoff + i * header.e_shentsize, sizeof(Elf64_Shdr));
-    }
-    for (const Elf64_Shdr& section : sections) {
-        if (section.sh_type != SHT_DYNSYM) continue;
-        const Elf64_Shdr& strings = sections.at(section.sh_link);
-        for (size_t offset = 0; offset + sizeof(Elf64_Sym) <= section.sh_size; offset += sizeof(Elf64_Sym)) {
-            Elf64_Sym symbol;
-            std::memcpy(&symbol, bytes.data() + section.sh_offset + offset, sizeof symbol);
-            if (symbol.st_shndx == SHN_UNDEF || symbol.st_name == 0) continue;  // imported, or the null entry
-            if (ELF64_ST_BIND(symbol.st_info) == STB_LOCAL) continue;
-            if (ELF64_ST_VISIBILITY(symbol.st_other) != STV_DEFAULT) continue;
-            names.insert(bytes.data() + strings.sh_offset + symbol.st_name);
-        }
-    }
-    return names;
+    std::string error;
+    const std::vector<std::string> names = opengpa::testing::ExportedSymbols(path, &error);
+    if (!error.empty()) ADD_FAILURE() << error;
+    return {names.begin(), names.end()};
 }
 
 bool IsGpaName(const std::string& name) { return name.rfind("GPA_", 0) == 0 || name.rfind("OGPA_", 0) == 0; }
