@@ -33,8 +33,16 @@ endfunction()
 # The same runtime's template instantiations (std::call_once's lambda, std::regex's executor), which the headers
 # put into each library with default visibility, stay inside it too (cmake/std_symbols_local.map). A library with
 # an export list of its own (OPENGPA_EXPORT_MAP: the GPA libraries) exports nothing else already.
+# Those libraries also stay loaded once loaded (-z nodelete), as they did while they exported such instantiations:
+# some were unique symbols (STB_GNU_UNIQUE), which keep a library from being unloaded, and others tied it to the
+# libraries that used them. Layers are unloaded by their loaders when an instance ends; a driver or a thread may
+# still call into them later (the Vulkan fixture layer's state is never destroyed for that reason), and under
+# LeakSanitizer an unloaded library's never-freed state reads as a leak. The GPA libraries, which applications
+# dlopen and dlclose, unload as before.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   set(opengpa_shared_library "$<OR:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,SHARED_LIBRARY>,$<STREQUAL:$<TARGET_PROPERTY:TYPE>,MODULE_LIBRARY>>")
   add_link_options("$<${opengpa_shared_library}:LINKER:--exclude-libs,libstdc++.a:libsupc++.a:libgcc.a:libgcc_eh.a>")
-  add_link_options("$<$<AND:${opengpa_shared_library},$<NOT:$<BOOL:$<TARGET_PROPERTY:OPENGPA_EXPORT_MAP>>>>:LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/std_symbols_local.map>")
+  set(opengpa_without_export_map "$<AND:${opengpa_shared_library},$<NOT:$<BOOL:$<TARGET_PROPERTY:OPENGPA_EXPORT_MAP>>>>")
+  add_link_options("$<${opengpa_without_export_map}:LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/std_symbols_local.map>")
+  add_link_options("$<${opengpa_without_export_map}:LINKER:SHELL:-z nodelete>")
 endif()

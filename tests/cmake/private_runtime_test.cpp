@@ -108,6 +108,32 @@ TEST(PrivateRuntime, TheTreesLibrariesExportNoRuntime) {
     }
 }
 
+// The libraries that run inside other programs (all but the GPA libraries) stay loaded once loaded (-z nodelete in
+// cmake/OpenGPACompilerOptions.cmake): a loader that closes a layer must not unload code a driver or thread may still
+// call. The GPA libraries, which applications open and close, are not checked.
+TEST(PrivateRuntime, LayersAndInjectedLibrariesStayLoadedAfterDlclose) {
+    const std::string list = OPENGPA_LOADED_LIBRARIES;
+    if (list.empty()) GTEST_SKIP() << "no shared library of ours in this build";
+    int checked = 0;
+    size_t begin = 0;
+    while (begin < list.size()) {
+        const size_t end = std::min(list.find('|', begin), list.size());
+        const std::string entry = list.substr(begin, end - begin);
+        begin = end + 1;
+        const size_t equals = entry.rfind('=');
+        ASSERT_NE(equals, std::string::npos) << entry;
+        if (entry.substr(equals + 1) == "GPA_Initialize") continue;
+        const std::string path = entry.substr(0, equals);
+        void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        ASSERT_NE(library, nullptr) << dlerror();
+        dlclose(library);
+        EXPECT_NE(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD), nullptr)
+            << path << " was unloaded by dlclose: it lacks -z nodelete";
+        ++checked;
+    }
+    if (checked == 0) GTEST_SKIP() << "no layer or injected library in this build";
+}
+
 TEST(PrivateRuntime, TheStandardLibrarySymbolsAreRecognised) {
     EXPECT_TRUE(IsStandardLibrarySymbol("_ZZNSt9once_flag18_Prepare_executionC4IZSt9call_onceIRFvvEJEEvRS_OT_DpOT0_EUlvE_EERS6_ENUlvE_4_FUNEv"));
     EXPECT_TRUE(IsStandardLibrarySymbol("_ZNKSt8__detail9_ExecutorIN9__gnu_cxx17__normal_iteratorIPKcEEEE16_M_word_boundaryEv"));
