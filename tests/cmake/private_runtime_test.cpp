@@ -58,6 +58,30 @@ bool IsStandardLibrarySymbol(const std::string& name) {
     return false;
 }
 
+// The tree's libraries of OPENGPA_LOADED_LIBRARIES ("path=entry point", joined by "|"; tests/cmake/CMakeLists.txt).
+struct TreeLibrary {
+    std::string path;
+    std::string entryPoint;
+};
+
+std::vector<TreeLibrary> TreeLibraries() {
+    const std::string list = OPENGPA_LOADED_LIBRARIES;
+    std::vector<TreeLibrary> libraries;
+    size_t begin = 0;
+    while (begin < list.size()) {
+        const size_t end = std::min(list.find('|', begin), list.size());
+        const std::string entry = list.substr(begin, end - begin);
+        begin = end + 1;
+        const size_t equals = entry.rfind('=');
+        if (equals == std::string::npos) {
+            ADD_FAILURE() << "no entry point in '" << entry << "'";
+            continue;
+        }
+        libraries.push_back({entry.substr(0, equals), entry.substr(equals + 1)});
+    }
+    return libraries;
+}
+
 TEST(PrivateRuntime, AStaticallyLinkedRuntimeIsNotExported) {
 #ifndef OPENGPA_STATIC_RUNTIME_PROBE
     GTEST_SKIP() << "this toolchain cannot link libstdc++ statically (-static-libstdc++): nothing to probe";
@@ -79,17 +103,9 @@ TEST(PrivateRuntime, AStaticallyLinkedRuntimeIsNotExported) {
 }
 
 TEST(PrivateRuntime, TheTreesLibrariesExportNoRuntime) {
-    const std::string list = OPENGPA_LOADED_LIBRARIES;
-    if (list.empty()) GTEST_SKIP() << "no shared library of ours in this build";
-    size_t begin = 0;
-    while (begin < list.size()) {
-        const size_t end = std::min(list.find('|', begin), list.size());
-        const std::string entry = list.substr(begin, end - begin);
-        begin = end + 1;
-        const size_t equals = entry.rfind('=');
-        ASSERT_NE(equals, std::string::npos) << entry;
-        const std::string path = entry.substr(0, equals);
-        const std::string entryPoint = entry.substr(equals + 1);
+    const std::vector<TreeLibrary> libraries = TreeLibraries();
+    if (libraries.empty()) GTEST_SKIP() << "no shared library of ours in this build";
+    for (const auto& [path, entryPoint] : libraries) {
         std::string error;
         const std::vector<std::string> exported = RuntimeSymbolsExportedBy(path, entryPoint.c_str(), &error);
         if (!error.empty()) {
@@ -112,18 +128,9 @@ TEST(PrivateRuntime, TheTreesLibrariesExportNoRuntime) {
 // cmake/OpenGPACompilerOptions.cmake): a loader that closes a layer must not unload code a driver or thread may still
 // call. The GPA libraries, which applications open and close, are not checked.
 TEST(PrivateRuntime, LayersAndInjectedLibrariesStayLoadedAfterDlclose) {
-    const std::string list = OPENGPA_LOADED_LIBRARIES;
-    if (list.empty()) GTEST_SKIP() << "no shared library of ours in this build";
     int checked = 0;
-    size_t begin = 0;
-    while (begin < list.size()) {
-        const size_t end = std::min(list.find('|', begin), list.size());
-        const std::string entry = list.substr(begin, end - begin);
-        begin = end + 1;
-        const size_t equals = entry.rfind('=');
-        ASSERT_NE(equals, std::string::npos) << entry;
-        if (entry.substr(equals + 1) == "GPA_Initialize") continue;
-        const std::string path = entry.substr(0, equals);
+    for (const auto& [path, entryPoint] : TreeLibraries()) {
+        if (entryPoint == "GPA_Initialize") continue;
         void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         ASSERT_NE(library, nullptr) << dlerror();
         dlclose(library);
