@@ -172,8 +172,13 @@ void InstallCrashHandlers() {
 
 }  // namespace gpaprof::cuda::injection
 
-// Called by the CUDA driver in cuInit, once, when CUDA_INJECTION64_PATH names this library.
+// Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library: once per driver. A process may
+// hold two (a program that loads the injection itself, as fake_cuda_app does, and then the real driver, which gpaprof
+// initialises to read the devices): the second call must not start a second part, whose failed subscription
+// would take the first part's place and leave the process unprofiled (seen on the GPU machine, 2026-11-29).
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+    static std::atomic<bool> called{false};
+    if (called.exchange(true)) return 1;
     gpaprof::cuda::injection::Internal internal;
     std::string problem;
     if (!gpaprof::cuda::injection::CudaPart::Start(&problem)) {

@@ -164,6 +164,19 @@ TEST_F(FakeCudaEndToEnd, ARuntimeCallLeftOutWithFIsNeverDelivered) {
     EXPECT_EQ(callbacks[true], callbacks[false] - errorCallbacks[false]);
 }
 
+// A process where the injection is initialised twice (the fake driver, then the real one gpaprof initialises to read
+// the devices, wherever libcuda.so.1 is installed) is profiled as with one: the second call starts nothing. Before,
+// its failed subscription took the first part's place and the trace had 0 calls (the GPU machine, 2026-11-29).
+TEST_F(FakeCudaEndToEnd, ASecondInitialisationKeepsTheProfile) {
+    const Outcome run = Profile({"-t"}, {{"FAKE_CUDA_INITIALIZATIONS", "2"}});
+    if (run.err.find("cannot profile") != std::string::npos) GTEST_SKIP() << "gpaprof cannot profile here: " << run.err;
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.err.find("CUDA is not profiled"), std::string::npos) << run.err;
+    const Counts counts = Count();
+    EXPECT_EQ(counts.runtimeLaunches, static_cast<size_t>(kThreads * kLaunches));
+    EXPECT_EQ(counts.withKernel, counts.runtimeLaunches + counts.driverLaunches);
+}
+
 // Without gpaprof the stand-in delivers nothing (no subscriber): the program's own loop is the floor the benchmark
 // (bench/trace_hot_path_fake.sh) measures gpaprof's callbacks against.
 TEST_F(FakeCudaEndToEnd, WithoutGpaprofNoCallbackIsDelivered) {

@@ -5,6 +5,7 @@
 //
 //   fake_cuda_app [--launches N] [--threads T] [--driver-every K] [--streams S] [--end WAY]
 //
+// FAKE_CUDA_INITIALIZATIONS=N calls InitializeInjection N times (default 1).
 // Prints the calls it made and the callbacks it delivered (what gpaprof subscribed to decides the second), then
 // ends as WAY says: return (from main, the default), exit, _exit, abort, or still-launching (main returns once every
 // thread made N launches, while the threads go on launching; it prints how many launches were made before).
@@ -62,7 +63,10 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "fake_cuda_app: cannot load %s: %s\n", injection, dlerror());
             return 2;
         }
-        initialize();
+        // FAKE_CUDA_INITIALIZATIONS=2: called again, as the real driver does when the process initialises it too
+        // (gpaprof does, to read the devices, wherever libcuda.so.1 is installed).
+        const char* times = std::getenv("FAKE_CUDA_INITIALIZATIONS");
+        for (long i = 0, n = times ? std::strtol(times, nullptr, 10) : 1; i < n; ++i) initialize();
     }
     FakeCudaCreateContext();
     const auto start = std::chrono::steady_clock::now();
