@@ -58,6 +58,33 @@ TEST_F(GpaprofEndToEnd, UnknownCounterNameStopsBeforeTheApplicationStarts) {
     EXPECT_TRUE(std::filesystem::exists(directory_ + "/started")) << known.err;
 }
 
+// With the layer route alone (GPAPROF_OPENCL_INJECTION=layer, or where the preload shim is not built) on an ICD loader
+// without layers, no OpenCL call can be recorded: gpaprof says so before the run, naming the loader and what to do.
+// Before, the trace had 0 calls and nothing said why (NVIDIA's loader, 2026-11-29). The default route, whose shim
+// reaches any loader, says nothing.
+TEST_F(GpaprofEndToEnd, TheLayerRouteAloneOnALoaderWithoutLayersIsSaidBeforeTheRun) {
+    const std::string loader = std::string(GPAPROF_LOADER_WITHOUT_LAYERS_DIR) + "/libOpenCL.so.1";
+    const std::vector<std::string> program = {"/bin/sh", "-c", "exit 0"};
+    const Outcome layerOnly = Profile({"-t", "-o", "layer_only"}, program,
+                                      {{"LD_LIBRARY_PATH", GPAPROF_LOADER_WITHOUT_LAYERS_DIR},
+                                       {"GPAPROF_OPENCL_INJECTION", "layer"}});
+    EXPECT_EQ(layerOnly.exitCode, 0) << layerOnly.err;
+    EXPECT_NE(layerOnly.err.find("OpenCL calls will not be recorded: the ICD loader " + loader), std::string::npos)
+        << layerOnly.err;
+    EXPECT_NE(layerOnly.err.find("GPAPROF_OPENCL_INJECTION=layer turns gpaprof's other route off (unset it)"),
+              std::string::npos)
+        << layerOnly.err;
+    EXPECT_LT(layerOnly.err.find("will not be recorded"), layerOnly.err.find("the application exited"))
+        << "said before the run: " << layerOnly.err;
+
+    const std::filesystem::path preload =
+        std::filesystem::path(GPAPROF_EXECUTABLE).parent_path().parent_path() / "lib" / "libgpaprof_opencl_preload.so";
+    if (!std::filesystem::exists(preload)) GTEST_SKIP() << "the preload shim is not built here (" << preload << ")";
+    const Outcome both = Profile({"-t", "-o", "both_routes"}, program, {{"LD_LIBRARY_PATH", GPAPROF_LOADER_WITHOUT_LAYERS_DIR}});
+    EXPECT_EQ(both.exitCode, 0) << both.err;
+    EXPECT_EQ(both.err.find("will not be recorded"), std::string::npos) << "the shim reaches this loader: " << both.err;
+}
+
 // A launcher that dispatches nothing itself (torchrun, mpirun) gets no files when other processes did the
 // work; gpaprof says so. Traced, its calls are recorded, and it gets its files.
 TEST_F(GpaprofEndToEnd, LauncherWithoutDispatchesGetsNoFiles) {

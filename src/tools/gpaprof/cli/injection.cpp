@@ -10,6 +10,7 @@
 extern "C" void __asan_init();
 #endif
 
+#include "tools/gpaprof/cli/icd_loader.h"
 #include "tools/gpaprof/spool/agent_config.h"
 
 namespace gpaprof::cli {
@@ -81,6 +82,17 @@ std::vector<InjectionPart> FindInjectionParts(const std::string& libraryDirector
                 part.library.clear();
             }
         }
+        if (part.available && part.preload.empty()) {
+            // The layer alone: only a loader with layers reaches it.
+            if (const std::string loader = FindIcdLoader(); !loader.empty() && !IcdLoaderReadsLayers(loader)) {
+                part.warning = "OpenCL calls will not be recorded: the ICD loader " + loader +
+                               " does not load layers (it never reads OPENCL_LAYERS), and " +
+                               (only == "layer" ? std::string("GPAPROF_OPENCL_INJECTION=layer turns gpaprof's other "
+                                                              "route off (unset it)")
+                                                : preload + " (the route for loaders without layers) is missing") +
+                               "; or put a loader with layers (ocl-icd, the Khronos ICD loader) first in LD_LIBRARY_PATH";
+            }
+        }
         parts.push_back(part);
     }
     if (wanted("cuda")) {
@@ -110,6 +122,7 @@ void AddInjectionEnvironment(const std::vector<InjectionPart>& parts, const std:
     }
     for (const InjectionPart& part : parts) {
         if (part.available && part.api == "opencl" && !part.preload.empty()) preloads.push_back(part.preload);
+        if (part.available && !part.warning.empty()) warnings->push_back(part.warning);
     }
     if (!preloads.empty()) {
         const std::string sanitizer = SanitizerRuntime();

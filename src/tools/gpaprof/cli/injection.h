@@ -23,6 +23,7 @@ struct InjectionPart {
     std::string preload;    // absolute path of a library to preload as well, when there is one
     bool available = false;
     std::string problem;    // why not, when unavailable
+    std::string warning;    // what it will not reach although available (said before the run)
 };
 
 // Where gpaprof's libraries are: $GPAPROF_LIB_DIR, else <directory of the gpaprof executable>/../lib (the
