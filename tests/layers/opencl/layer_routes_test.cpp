@@ -12,6 +12,7 @@
 #include <string>
 
 #include "layers/opencl/layer_entries.h"
+#include "tools/gpaprof/cli/icd_loader.h"
 #include "tools/gpaprof/profiled_run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -22,18 +23,12 @@ namespace {
 
 using gpaprof::testing::Execute;
 using gpaprof::testing::Outcome;
-using gpaprof::testing::ReadAll;
 
-// The ICD loader the program gets, and whether it loads layers (OPENCL_LAYERS; the CUDA toolkit's does not).
+// The ICD loader the program gets, and whether it loads layers (OPENCL_LAYERS; the CUDA toolkit's does not): as
+// gpaprof decides it.
 bool LoaderHasLayers() {
-    void* loader = dlopen("libOpenCL.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!loader) return false;
-    Dl_info info{};
-    void* symbol = dlsym(loader, "clGetPlatformIDs");
-    const bool found = symbol && dladdr(symbol, &info) && info.dli_fname;
-    const std::string path = found ? info.dli_fname : "";
-    dlclose(loader);
-    return !path.empty() && ReadAll(path).find("OPENCL_LAYERS") != std::string::npos;
+    const std::string path = gpaprof::cli::FindIcdLoader();
+    return !path.empty() && gpaprof::cli::IcdLoaderReadsLayers(path);
 }
 
 // In sanitizer builds the sanitizer runtime must come first in LD_PRELOAD, and the processes PoCL starts
