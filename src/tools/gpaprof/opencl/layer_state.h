@@ -113,6 +113,11 @@ public:
     // The allocation that contains `pointer`, with its start.
     std::optional<std::pair<void*, SvmAllocation>> SvmContaining(const void* pointer);
     void ForgetSvm(void* pointer);
+    // Held around every clSVMAlloc and clSVMFree the driver sees, the application's and the replay's shadows:
+    // NVIDIA's driver (580.159.04, two H200s, 2026-11-30) returned NULL for some of the allocations that two or
+    // more threads made at once, with or without gpaprof, and a replay's shadow lost to that race was taken for a
+    // device out of memory (docs/gpaprof.md, "Replay").
+    std::mutex& SvmCalls() { return svmCalls_; }
 
     // User events the application has not set yet: commands may wait for them, so waiting for a dispatch
     // could wait for the application itself.
@@ -142,6 +147,7 @@ private:
     uint32_t nextKernelId_ = 1;
     std::unordered_map<cl_mem, MemoryInfo> memories_;
     std::map<uintptr_t, SvmAllocation> svm_;
+    std::mutex svmCalls_;
     std::unordered_map<const void*, uint64_t> mappings_;
     std::unordered_map<cl_event, bool> unsetUserEvents_;
 };

@@ -1,6 +1,7 @@
 #include "tools/gpaprof/opencl/memory_snapshot.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "tools/gpaprof/opencl/cl_names.h"
 
@@ -108,7 +109,10 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::Save(cl_command_queue queue, cl_
                 break;
             }
             case Item::Kind::Svm:
-                item.svmShadow = Next().clSVMAlloc ? Next().clSVMAlloc(context, CL_MEM_READ_WRITE, item.size, 0) : nullptr;
+                if (Next().clSVMAlloc) {
+                    std::lock_guard<std::mutex> serialised(LayerState::Get().SvmCalls());  // (layer_state.h says why)
+                    item.svmShadow = Next().clSVMAlloc(context, CL_MEM_READ_WRITE, item.size, 0);
+                }
                 if (!item.svmShadow) error = CL_OUT_OF_RESOURCES;
                 break;
         }

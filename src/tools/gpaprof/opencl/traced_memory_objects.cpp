@@ -196,7 +196,10 @@ cl_int CL_API_CALL SetMemObjectDestructorCallback(cl_mem memory, void(CL_CALLBAC
 
 void* CL_API_CALL SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
     TracedCall call(Api::clSVMAlloc);
-    void* ret = call.Run([&] { return Next().clSVMAlloc(context, flags, size, alignment); });
+    void* ret = call.Run([&] {
+        std::lock_guard<std::mutex> serialised(LayerState::Get().SvmCalls());
+        return Next().clSVMAlloc(context, flags, size, alignment);
+    });
     if (ret && call.agent()) LayerState::Get().AddSvm(ret, SvmAllocation{context, size});
     FINISH(HandleText(ret), .Handle(context).Flags(FlagKind::SvmMemFlags, flags).Unsigned(size).Unsigned(alignment));
     return ret;
@@ -204,7 +207,10 @@ void* CL_API_CALL SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t si
 
 void CL_API_CALL SVMFree(cl_context context, void* pointer) {
     TracedCall call(Api::clSVMFree);
-    call.Run([&] { Next().clSVMFree(context, pointer); });
+    call.Run([&] {
+        std::lock_guard<std::mutex> serialised(LayerState::Get().SvmCalls());
+        Next().clSVMFree(context, pointer);
+    });
     if (call.agent()) LayerState::Get().ForgetSvm(pointer);
     FINISH(std::nullopt, .Handle(context).Handle(pointer));
 }

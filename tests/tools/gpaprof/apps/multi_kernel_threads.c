@@ -52,6 +52,8 @@ typedef struct {
     int failures;
 } Worker;
 
+static pthread_mutex_t g_svmCalls = PTHREAD_MUTEX_INITIALIZER;
+
 static void Fail(Worker* worker, const char* what, double got, double expected) {
     fprintf(stderr, "thread %d: %s is %g, expected %g\n", worker->index, what, got, expected);
     worker->failures++;
@@ -148,7 +150,11 @@ static void* Run(void* argument) {
 
     if (worker->useSvm) {
         /* An SVM allocation incremented in place, reached through a pointer into its middle. */
+        /* One thread at a time: NVIDIA's driver (580.159.04, 2026-11-30) returned NULL for some of the clSVMAlloc
+         * calls that threads made at once (4 threads: 4 runs of 10), without gpaprof as with it. */
+        pthread_mutex_lock(&g_svmCalls);
         int* svm = (int*)clSVMAlloc(app->context, CL_MEM_READ_WRITE, 512 * sizeof(int), 0);
+        pthread_mutex_unlock(&g_svmCalls);
         if (!svm) {
             Fail(worker, "clSVMAlloc", 0, 1);
         } else {
@@ -165,7 +171,9 @@ static void* Run(void* argument) {
             CHECK(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL));
             CHECK(clFinish(queue));
             clReleaseKernel(increment);
+            pthread_mutex_lock(&g_svmCalls);
             clSVMFree(app->context, svm);
+            pthread_mutex_unlock(&g_svmCalls);
         }
     }
 
