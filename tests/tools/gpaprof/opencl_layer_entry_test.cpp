@@ -16,7 +16,8 @@
 
 #include "tools/gpaprof/opencl/cl_headers.h"
 #include "tools/gpaprof/opencl/traced_entry_names.h"
-#include "tools/gpaprof/spool/agent_config.h"
+
+#include "opencl_layer_loading.h"
 
 namespace {
 
@@ -39,23 +40,10 @@ cl_icd_dispatch TableBelow() {
     return table;
 }
 
-using InitLayer = cl_int (*)(cl_uint, const cl_icd_dispatch*, cl_uint*, const cl_icd_dispatch**);
-
 TEST(OpenclLayerEntry, FirstInitialisationTracesTheListedEntriesAndLaterOnesPassCallsOn) {
-    char scratch[] = "/tmp/gpaprof-layer-entry-XXXXXX";
-    ASSERT_NE(mkdtemp(scratch), nullptr);
-    gpaprof::AgentConfig config;
-    config.trace = true;
-    config.spoolDirectory = scratch;
-    config.outputTemplate = std::string(scratch) + "/out";
-    const std::string configPath = std::string(scratch) + "/config";
-    std::ofstream(configPath) << config.Serialize();
-    setenv(gpaprof::kConfigEnv, configPath.c_str(), 1);
-
-    void* layer = dlopen(GPAPROF_OPENCL_LAYER, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(layer, nullptr) << dlerror();
-    auto init = reinterpret_cast<InitLayer>(dlsym(layer, "clInitLayer"));
-    ASSERT_NE(init, nullptr);
+    std::string scratch, problem;
+    const gpaprof::test::InitLayer init = gpaprof::test::LoadTracingLayer("/tmp/gpaprof-layer-entry-", &scratch, &problem);
+    ASSERT_NE(init, nullptr) << problem;
 
     const cl_icd_dispatch below = TableBelow();
     const cl_icd_dispatch* first = nullptr;

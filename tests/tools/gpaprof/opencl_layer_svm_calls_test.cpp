@@ -4,20 +4,17 @@
 // Its own executable: a process's first initialisation of the layer is the one that traces.
 #include <atomic>
 #include <chrono>
-#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <dlfcn.h>
-
 #include <gtest/gtest.h>
 
 #include "tools/gpaprof/opencl/cl_headers.h"
-#include "tools/gpaprof/spool/agent_config.h"
+
+#include "opencl_layer_loading.h"
 
 namespace {
 
@@ -44,23 +41,10 @@ void CL_API_CALL FakeSvmFree(cl_context, void* pointer) {
     std::free(pointer);
 }
 
-using InitLayer = cl_int (*)(cl_uint, const cl_icd_dispatch*, cl_uint*, const cl_icd_dispatch**);
-
 TEST(OpenclLayerSvmCalls, ThreadsAllocatingAtOnceReachTheDriverOneAtATime) {
-    char scratch[] = "/tmp/gpaprof-layer-svm-XXXXXX";
-    ASSERT_NE(mkdtemp(scratch), nullptr);
-    gpaprof::AgentConfig config;
-    config.trace = true;
-    config.spoolDirectory = scratch;
-    config.outputTemplate = std::string(scratch) + "/out";
-    const std::string configPath = std::string(scratch) + "/config";
-    std::ofstream(configPath) << config.Serialize();
-    setenv(gpaprof::kConfigEnv, configPath.c_str(), 1);
-
-    void* layer = dlopen(GPAPROF_OPENCL_LAYER, RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(layer, nullptr) << dlerror();
-    auto init = reinterpret_cast<InitLayer>(dlsym(layer, "clInitLayer"));
-    ASSERT_NE(init, nullptr);
+    std::string scratch, problem;
+    const gpaprof::test::InitLayer init = gpaprof::test::LoadTracingLayer("/tmp/gpaprof-layer-svm-", &scratch, &problem);
+    ASSERT_NE(init, nullptr) << problem;
     cl_icd_dispatch below{};
     below.clSVMAlloc = FakeSvmAlloc;
     below.clSVMFree = FakeSvmFree;
