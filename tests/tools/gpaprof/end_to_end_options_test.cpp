@@ -58,6 +58,40 @@ TEST_F(GpaprofEndToEnd, UnknownCounterNameStopsBeforeTheApplicationStarts) {
     EXPECT_TRUE(std::filesystem::exists(directory_ + "/started")) << known.err;
 }
 
+// --ranks: of a launcher's three ranks (RANK=0..2, started at once, as torchrun does) only the listed ones are
+// profiled; the others and the launcher run unprofiled and gpaprof says which. A malformed list stops gpaprof before
+// the application starts; a list no process matches leaves no files, and says so.
+TEST_F(GpaprofEndToEnd, RanksOptionProfilesOnlyTheListedRanks) {
+    const Outcome run = Profile({"-t", "-p", "--ranks", "1", "-o", "run_%q{RANK}"}, {App("spawns_child"), "--launcher", "--ranks", "3"});
+    ASSERT_EQ(run.exitCode, 0) << run.err << run.out;
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
+        if (entry.path().filename().string().rfind("run_", 0) == 0) files.insert(entry.path().filename().string());
+    }
+    EXPECT_EQ(files, (std::set<std::string>{"run_1.atp", "run_1.csv"})) << run.err;
+    const CsvFile csv = ReadCsv("run_1.csv");
+    ASSERT_EQ(csv.rows.size(), 1u);
+    EXPECT_EQ(MethodName::Parse(csv.rows[0].method)->kernel, "child_kernel");
+    EXPECT_NE(run.err.find("--ranks 1: 3 processes ran unprofiled (ranks 0, 2; 1 without a rank, such as the launcher)"),
+              std::string::npos) << run.err;
+
+    const Outcome several = Profile({"-p", "--ranks", "0,2", "-o", "several_%q{RANK}"}, {App("spawns_child"), "--launcher", "--ranks", "3"});
+    ASSERT_EQ(several.exitCode, 0) << several.err;
+    EXPECT_TRUE(std::filesystem::exists(directory_ + "/several_0.csv")) << several.err;
+    EXPECT_TRUE(std::filesystem::exists(directory_ + "/several_2.csv")) << several.err;
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/several_1.csv")) << several.err;
+
+    const Outcome none = Profile({"-p", "--ranks", "7", "-o", "none_%q{RANK}"}, {App("spawns_child"), "--launcher", "--ranks", "2"});
+    EXPECT_EQ(none.exitCode, 0) << none.err;
+    EXPECT_NE(none.err.find("no process with a rank in --ranks 7 recorded anything: no files written"), std::string::npos) << none.err;
+    EXPECT_EQ(none.err.find("no OpenCL activity"), std::string::npos) << none.err;
+
+    const Outcome malformed = Profile({"-p", "--ranks", "1-", "-o", "bad"}, {"/bin/sh", "-c", "touch started"});
+    EXPECT_EQ(malformed.exitCode, 2) << malformed.err;
+    EXPECT_NE(malformed.err.find("--ranks takes ranks and ranges such as 0 or 0,8,16 or 0-3, not '1-'"), std::string::npos) << malformed.err;
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/started")) << "the application ran";
+}
+
 // With the layer route alone (GPAPROF_OPENCL_INJECTION=layer, or where the preload shim is not built) on an ICD loader
 // without layers, no OpenCL call can be recorded: gpaprof says so before the run, naming the loader and what to do.
 // Before, the trace had 0 calls and nothing said why (NVIDIA's loader, 2026-11-29). The default route, whose shim

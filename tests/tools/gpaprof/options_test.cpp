@@ -96,6 +96,10 @@ TEST(Options, ErrorsSayWhatIsWrong) {
     EXPECT_FALSE(Parse({"--force-passes", "0"}, &options, &error));
     EXPECT_FALSE(Parse({"-k", "fill(["}, &options, &error)) << "a kernel filter that does not compile";
     EXPECT_NE(error.find("--kernel-regex 'fill(['"), std::string::npos) << error;
+    EXPECT_FALSE(Parse({"--ranks", "0,x", "app"}, &options, &error)) << "refused before the application starts";
+    EXPECT_NE(error.find("--ranks takes ranks and ranges"), std::string::npos) << error;
+    ASSERT_TRUE(Parse({"-p", "--ranks", "0,4-7", "app"}, &options, &error)) << error;
+    EXPECT_EQ(options.ranks, "0,4-7");
     EXPECT_FALSE(Parse({"--launch-skip", "-3"}, &options, &error));
     EXPECT_NE(error.find("non-negative number"), std::string::npos) << error;
     for (const char* malformed : {"5x", "", "1e3", "99999999999999999999999", "0x10", " 7"}) {
@@ -242,7 +246,8 @@ TEST(Options, HelpNamesEveryOption) {
     for (const char* name : {"-t,", "-p,", "-O,", "-o,", "-N,", "-c,", "-K,", "-s,", "-F,", "-M,", "-y,", "--kernel-regex",
                              "--launch-skip", "--startdisabled", "-l,", "-e,", "%p", "%q{NAME}", "128+N", "--help",
                              "--graph-profiling <node|graph>", "GraphLaunch and GraphNode", "--pm-sampling[=INTERVAL]",
-                             "--pm-metrics <a,b,...>", "<out>.pmsampling.csv", "Device-wide", "One pass", "Cost:"}) {
+                             "--pm-metrics <a,b,...>", "<out>.pmsampling.csv", "Device-wide", "One pass", "Cost:",
+                             "--ranks <list>", "OMPI_COMM_WORLD_RANK"}) {
         EXPECT_NE(help.find(name), std::string::npos) << name;
     }
 }

@@ -369,6 +369,7 @@ TEST(AgentConfig, SerializesAndParses) {
     config.outputTemplate = "/tmp/out_%p";
     config.launchTimeNs = 77;
     config.listSeparator = ';';
+    config.ranks = "0,8-9";
     std::string error;
     std::optional<AgentConfig> parsed = AgentConfig::Parse(config.Serialize(), &error);
     ASSERT_TRUE(parsed.has_value()) << error;
@@ -392,6 +393,9 @@ TEST(AgentConfig, SerializesAndParses) {
     EXPECT_NE(error.find("trace"), std::string::npos);
     EXPECT_FALSE(AgentConfig::Parse("trace=1\n", &error).has_value());
     EXPECT_TRUE(AgentConfig::Parse("spoolDir=/x\nfromTheFuture=1\n", &error).has_value());
+    EXPECT_EQ(parsed->ranks, "0,8-9");
+    EXPECT_EQ(AgentConfig::Parse("spoolDir=/x\n", &error)->ranks, "") << "absent: every process";
+    EXPECT_FALSE(AgentConfig::Parse("spoolDir=/x\nranks=2-1\n", &error).has_value());
 }
 
 // --pm-sampling and --pm-metrics: the interval (0: off) and the metrics in the order given (none: the default set).

@@ -19,6 +19,7 @@
 
 #include "tools/gpaprof/files/session_header.h"
 #include "tools/gpaprof/spool/output_template.h"
+#include "tools/gpaprof/spool/rank_selection.h"
 
 namespace gpaprof::agent {
 namespace {
@@ -154,6 +155,12 @@ std::string ReadLink(const char* path) {
     return std::string(buffer, static_cast<size_t>(length));
 }
 
+std::optional<std::string> ProcessEnvironment(const std::string& name) {
+    const char* value = std::getenv(name.c_str());
+    if (!value) return std::nullopt;
+    return std::string(value);
+}
+
 // Where this process runs: the host, the boot (whose CLOCK_MONOTONIC every time is on) and the rank its launcher
 // gave it, by the variables torchrun, Open MPI, MPICH/Intel MPI, PMIx, Slurm and MVAPICH set (the first set).
 spool::ProcessPlace CurrentPlace() {
@@ -162,12 +169,9 @@ spool::ProcessPlace CurrentPlace() {
     if (gethostname(host, sizeof host - 1) == 0) place.hostName = host;
     std::ifstream boot("/proc/sys/kernel/random/boot_id");
     std::getline(boot, place.clockId);
-    for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "MV2_COMM_WORLD_RANK"}) {
-        const char* value = std::getenv(name);
-        if (!value || !*value) continue;
-        place.rankVariable = name;
-        place.rankValue = value;
-        break;
+    if (std::optional<ProcessRank> rank = FindProcessRank(&ProcessEnvironment)) {
+        place.rankVariable = rank->variable;
+        place.rankValue = rank->value;
     }
     return place;
 }
@@ -232,6 +236,7 @@ bool Agent::Initialize() {
         return false;
     }
     config_ = std::move(*config);
+    if (!config_.ranks.empty() && !RankSelectedHere()) return false;
     paused_ = config_.startDisabled;
     if (!config_.kernelRegex.empty()) {
         try {
@@ -258,6 +263,18 @@ bool Agent::Initialize() {
     return true;
 }
 
+// --ranks: a process whose rank is not listed (or that has none, as a launcher) runs unprofiled; it leaves its
+// rank in the spool directory, for gpaprof's account of the run.
+bool Agent::RankSelectedHere() const {
+    std::string error;
+    const std::optional<RankSelection> selection = RankSelection::Parse(config_.ranks, &error);
+    const std::optional<ProcessRank> rank = FindProcessRank(&ProcessEnvironment);
+    if (selection && RankSelected(*selection, rank)) return true;
+    std::ofstream(config_.spoolDirectory + "/" + LeftOutFileName(static_cast<long>(getpid())))
+        << (rank ? rank->variable + "=" + rank->value : std::string()) << "\n";
+    return false;
+}
+
 void Agent::OpenSpool() {
     // <pid>.spool; <pid>.<n>.spool when a process of the same id in another PID namespace writes that one.
     const std::string base = config_.spoolDirectory + "/" + std::to_string(getpid());
@@ -282,13 +299,7 @@ spool::ProcessRecord Agent::MakeProcessRecord(std::string* warning) {
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd)) process.workingDirectory = cwd;
     process.outputBase = ResolveOutputTemplate(
-        config_.outputTemplate, process.pid,
-        [](const std::string& name) -> std::optional<std::string> {
-            const char* value = std::getenv(name.c_str());
-            if (!value) return std::nullopt;
-            return std::string(value);
-        },
-        warning);
+        config_.outputTemplate, process.pid, &ProcessEnvironment, warning);
     process.place = CurrentPlace();
     process.startNs = Now();
     return process;

@@ -115,6 +115,7 @@ private:
     Agent() = default;
     bool Initialize();
     spool::ProcessRecord MakeProcessRecord(std::string* warning);
+    bool RankSelectedHere() const;  // --ranks
     void OpenSpool();
     void OpenSpoolOfForkedChild();  // before the first record of a forked child
     bool KernelPassesFilters(const std::string& kernelName);

@@ -44,6 +44,7 @@
 #ifdef GPAPROF_WITH_CUDA_PART
 #include "tools/gpaprof/cuda/raw_call_line.h"
 #include "tools/gpaprof/cuda/raw_kernel_line.h"
+#include "tools/gpaprof/spool/rank_selection.h"
 #endif
 
 #ifndef GPAPROF_VERSION
@@ -400,6 +401,7 @@ int Main(int argc, char** argv) {
         config.kernels = options.kernels;
         config.kernelRegex = options.kernelRegex;
         config.launchSkip = options.launchSkip;
+        config.ranks = options.ranks;
         config.launchCount = options.launchCount;
         config.maxApiCalls = options.maxApiCalls;
         config.excludedApis = options.excludedApis;
@@ -538,7 +540,11 @@ int Main(int argc, char** argv) {
             "follows the devices CUDA programs use; OpenCL and Vulkan programs are not sampled yet: "
             "docs/pm_sampling.md)");
     }
-    if (spools.empty()) {
+    const std::string leftOut = options.ranks.empty() ? std::string() : DescribeLeftOutProcesses(spoolDirectory, options.ranks);
+    if (!leftOut.empty()) Say(leftOut);
+    if (spools.empty() && !options.ranks.empty()) {
+        Warn("no process with a rank in --ranks " + options.ranks + " recorded anything: no files written");
+    } else if (spools.empty()) {
         Warn("no OpenCL activity was recorded: the application made no OpenCL calls, or reached OpenCL in a way "
              "neither of gpaprof's routes sees (its ICD loader has no layers and it looks OpenCL functions up with "
              "dlopen/dlsym, or it is statically linked); no files written");

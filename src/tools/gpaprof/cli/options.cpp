@@ -8,6 +8,7 @@
 
 #include "pm_sampling/metric_sets.h"
 #include "tools/gpaprof/files/text_fields.h"
+#include "tools/gpaprof/spool/rank_selection.h"
 
 namespace gpaprof::cli {
 namespace {
@@ -177,6 +178,12 @@ const std::vector<OptionSpec>& Specs() {
                  return false;
              }
              o.kernelRegex = v;
+             return true;
+         }},
+        {{"--ranks"}, true,
+         [](Options& o, const std::string& v, std::string* e) {
+             if (!RankSelection::Parse(v, e)) return false;  // before the application starts
+             o.ranks = v;
              return true;
          }},
         {{"--launch-skip"}, true,
@@ -433,6 +440,14 @@ Which dispatches (-p and -O; the trace always has every call):
   -k, --kernel-regex <re>  Only kernels whose name matches the regular expression (ECMAScript).
       --launch-skip <n>    Skip the first n dispatches that pass the name filters.
   -x, --maxkernels <n>     Profile at most n dispatches (also --launch-count).
+
+Which processes (every mode):
+      --ranks <list>       Profile only the processes whose rank is in the list (0, or 0,8,16, or 0-3): the
+                           rank their launcher gave them in RANK (torchrun), OMPI_COMM_WORLD_RANK, PMI_RANK,
+                           PMIX_RANK, SLURM_PROCID or MV2_COMM_WORLD_RANK, the first of these set. The others,
+                           the launcher among them, run unprofiled. A few ranks of a large job cost the rest
+                           nothing; ranks that share one GPU can take turns with -p, whose counters serve one
+                           process at a time (the others' would be NA).
 
 Trace (-t):
   -F, --apifilterfile <f>  APIs not to trace, one per line (e.g. clGetEventInfo). CUDA runtime functions

@@ -22,6 +22,7 @@ struct Options {
     std::vector<std::string> kernels;    // from -K
     std::string kernelRegex;             // -k / --kernel-regex
     uint64_t launchSkip = 0;             // --launch-skip
+    std::string ranks;                   // --ranks (spool/rank_selection.h); empty: every process
     std::optional<uint64_t> launchCount; // -x / --maxkernels / --launch-count
     std::optional<char> separator;       // -s
     std::string apiFilterFile;           // -F

@@ -1,6 +1,7 @@
 #include "tools/gpaprof/spool/agent_config.h"
 
 #include "tools/gpaprof/files/text_fields.h"
+#include "tools/gpaprof/spool/rank_selection.h"
 
 namespace gpaprof {
 namespace {
@@ -44,6 +45,7 @@ std::string AgentConfig::Serialize() const {
     Put(&text, "spoolDir", spoolDirectory);
     Put(&text, "output", outputTemplate);
     Put(&text, "launchNs", launchTimeNs);
+    if (!ranks.empty()) Put(&text, "ranks", ranks);
     Put(&text, "separator", std::string(1, listSeparator));
     return text;
 }
@@ -107,6 +109,11 @@ std::optional<AgentConfig> AgentConfig::Parse(const std::string& text, std::stri
         else if (key == "spoolDir") config.spoolDirectory = value;
         else if (key == "output") config.outputTemplate = value;
         else if (key == "launchNs") good = number(&config.launchTimeNs);
+        else if (key == "ranks") {
+            std::string why;
+            good = RankSelection::Parse(value, &why).has_value();  // every process reads it: refused once, here
+            if (good) config.ranks = value;
+        }
         else if (key == "separator") {
             good = value.size() == 1;
             if (good) config.listSeparator = value[0];

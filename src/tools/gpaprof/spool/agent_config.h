@@ -42,6 +42,7 @@ struct AgentConfig {
     std::string spoolDirectory;
     std::string outputTemplate;          // absolute, without extension; %p and %q{VAR} resolved by each process
     uint64_t launchTimeNs = 0;           // CLOCK_MONOTONIC when gpaprof started the application
+    std::string ranks;                   // --ranks as given (rank_selection.h); empty: every process is profiled
     char listSeparator = ',';
 
     std::string Serialize() const;

@@ -5,6 +5,7 @@
 // the GPU tests check on real programs (cuda_end_to_end_test.cpp), checked here on every CI run.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -175,6 +176,21 @@ TEST_F(FakeCudaEndToEnd, ASecondInitialisationKeepsTheProfile) {
     const Counts counts = Count();
     EXPECT_EQ(counts.runtimeLaunches, static_cast<size_t>(kThreads * kLaunches));
     EXPECT_EQ(counts.withKernel, counts.runtimeLaunches + counts.driverLaunches);
+}
+
+// --ranks on the CUDA part: a process whose rank is not listed runs unsubscribed (the stand-in delivers no callback)
+// and writes nothing; a listed one is traced as ever.
+TEST_F(FakeCudaEndToEnd, ARankNotListedRunsUnsubscribed) {
+    const Outcome left = Profile({"-t", "--ranks", "0"}, {{"RANK", "1"}});
+    ASSERT_EQ(left.exitCode, 0) << left.err;
+    EXPECT_NE(left.out.find(" 0 callbacks delivered"), std::string::npos) << left.out;
+    EXPECT_NE(left.err.find("--ranks 0: 1 process ran unprofiled (rank 1)"), std::string::npos) << left.err;
+    EXPECT_FALSE(std::filesystem::exists(directory_ + "/fake.atp"));
+
+    const Outcome listed = Profile({"-t", "--ranks", "0-1"}, {{"RANK", "1"}});
+    if (listed.err.find("cannot profile") != std::string::npos) GTEST_SKIP() << "gpaprof cannot profile here: " << listed.err;
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    EXPECT_EQ(Count().runtimeLaunches, static_cast<size_t>(kThreads * kLaunches));
 }
 
 // Without gpaprof the stand-in delivers nothing (no subscriber): the program's own loop is the floor the benchmark
