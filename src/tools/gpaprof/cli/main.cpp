@@ -40,11 +40,11 @@
 #include "tools/gpaprof/spool/agent_config.h"
 #include "tools/gpaprof/spool/output_template.h"
 #include "tools/gpaprof/spool/process_files.h"
+#include "tools/gpaprof/spool/rank_selection.h"
 #include "tools/gpaprof/spool/spool_assembler.h"
 #ifdef GPAPROF_WITH_CUDA_PART
 #include "tools/gpaprof/cuda/raw_call_line.h"
 #include "tools/gpaprof/cuda/raw_kernel_line.h"
-#include "tools/gpaprof/spool/rank_selection.h"
 #endif
 
 #ifndef GPAPROF_VERSION
