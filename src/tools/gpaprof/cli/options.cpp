@@ -489,8 +489,9 @@ Other:
       --no-progress        No progress messages during long replays.
   -q, --quiet              Only errors on stderr.
       --keep-temp          Keep the spool directory (what the processes recorded) for inspection.
-      --force-passes <n>   Testing aid: replay every profiled dispatch into n passes (memory saved and
-                           restored around each) although its counters need one.
+      --force-passes <n>   Testing aid, OpenCL only: replay every profiled OpenCL dispatch into n passes
+                           (memory saved and restored around each) although its counters need one. CUDA
+                           kernels take the passes their counters need (a note says so).
   -h, --help               This text.
   -v, --version            gpaprof's version.
 

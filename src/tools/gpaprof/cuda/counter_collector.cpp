@@ -116,6 +116,13 @@ CounterSetup* CounterCollector::ChipFor(const std::string& chip, CUdevice device
         agent_->Note("CUDA counters on " + chip + ": " + std::to_string(columns_->size()) + " columns from " +
                      std::to_string(setup->plan.groups[0].metrics.size()) + " NVIDIA metrics, " +
                      std::to_string(setup->plan.passCount) + " replay pass(es) per kernel");
+        // --force-passes splits OpenCL dispatches only: a CUDA kernel's passes are what CUPTI's plan needs.
+        if (const uint32_t forced = agent_->config().forcePasses; forced > setup->plan.passCount) {
+            agent_->Note("--force-passes " + std::to_string(forced) +
+                         " applies to OpenCL dispatches only: CUDA kernels are replayed in the passes their counters "
+                         "need (" + std::to_string(setup->plan.passCount) +
+                         " here); for more, choose counters that need more (`gpa-counters --chip " + chip + " --hardware` lists them)");
+        }
     }
     return (chips_[key] = std::move(setup)).get();
 }

@@ -259,6 +259,17 @@ TEST_F(GpaprofCuda, EveryLaunchOfEveryThreadCarriesItsKernelInATraceWithoutCount
     }
 }
 
+// --force-passes splits OpenCL dispatches; on CUDA it once did nothing without a word.
+TEST_F(GpaprofCuda, ForcePassesSaysItAppliesToOpenclOnly) {
+    const Outcome run = Profile({"-p", "--force-passes", "3", "-o", "forced"}, {App("runtime_kernels"), "--iterations", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("--force-passes 3 applies to OpenCL dispatches only: CUDA kernels are replayed in the passes "
+                           "their counters need (1 here)"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(ReadCsv("forced.csv").rows.size(), 3u) << "the run is as without the option";
+}
+
 TEST_F(GpaprofCuda, CountersOccupancyAndDispatchColumnsPerKernel) {
     const Outcome run = Profile({"-p", "-O", "-o", "counters"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
     ASSERT_EQ(run.exitCode, 7) << "the application ran once and its results were right (wrong results exit 1)";
