@@ -7,7 +7,8 @@
 # Then the way around the shared GPU, `--ranks 0` and `--ranks 1`, one run each: the listed rank alone writes files,
 # every one of its rows measured; the other rank runs unprofiled, named in one line.
 #
-# Writes $OUT/launcher.txt; exit status 0 when the files are as described and every rank's .csv has rows, and each --ranks run is as described.
+# Writes $OUT/launcher.txt; exit status 0 when the files are as described, every rank's .csv has rows and each
+# --ranks run is as described.
 # Usage: tools/device/gpu_gpaprof_launcher.sh [build-dir]
 set -uo pipefail
 cd "$(dirname "$0")/../.."

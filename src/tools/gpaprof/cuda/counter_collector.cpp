@@ -120,8 +120,8 @@ CounterSetup* CounterCollector::ChipFor(const std::string& chip, CUdevice device
         if (const uint32_t forced = agent_->config().forcePasses; forced > setup->plan.passCount) {
             agent_->Note("--force-passes " + std::to_string(forced) +
                          " applies to OpenCL dispatches only: CUDA kernels are replayed in the passes their counters "
-                         "need (" + std::to_string(setup->plan.passCount) +
-                         " here); for more, choose counters that need more (`gpa-counters --chip " + chip + " --hardware` lists them)");
+                         "need (" + std::to_string(setup->plan.passCount) + " here); for more, choose counters that "
+                         "need more (`gpa-counters --chip " + chip + " --hardware` lists them)");
         }
     }
     return (chips_[key] = std::move(setup)).get();
