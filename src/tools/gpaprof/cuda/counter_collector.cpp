@@ -65,6 +65,7 @@ CounterRequest CounterCollector::Request() const {
     request.counters = requested_;
     request.columns = columns_;
     request.planThreads = gpa::cuda::PlanningThreads();
+    request.singlePass = agent_->config().forceSinglePass;
     return request;
 }
 

@@ -176,9 +176,25 @@ std::unique_ptr<CounterSetup> MakeCounterSetup(const gpa::cuda::CuptiApi& cupti,
         setup->notes.push_back("the CUDA counter set-up was cancelled: the process is ending");
         return setup;
     }
+    std::vector<std::string> collected = setup->columns;
+    if (request.singlePass) {
+        collected.clear();
+        std::string left;
+        for (const std::string& column : setup->columns) {
+            collected.push_back(column);
+            if (const std::optional<uint32_t> count = passes(collected); !count || *count > 1) {
+                collected.pop_back();
+                left += (left.empty() ? "" : ", ") + column;
+            }
+        }
+        if (!left.empty()) {
+            setup->notes.push_back("--singlepass: these counters would need another replay pass on " + chip +
+                                   " and are NA: " + left);
+        }
+    }
     gpa::cuda::PlannerOptions final = options;
     final.keepHosts = true;  // the first group's host object evaluates its ranges
-    if (gpa::Outcome o = gpa::cuda::PlanMetrics(cupti, chip, availability, metricsOf(setup->columns), &setup->plan, final);
+    if (gpa::Outcome o = gpa::cuda::PlanMetrics(cupti, chip, availability, metricsOf(collected), &setup->plan, final);
         !o.ok()) {
         setup->notes.push_back("CUDA counters cannot be scheduled on " + chip + ": " + o.reason());
         return setup;

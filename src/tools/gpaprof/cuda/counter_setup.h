@@ -33,6 +33,9 @@ struct CounterRequest {
     std::vector<std::string> counters;                // as asked for (--counters, -c); empty: the default set
     std::optional<std::vector<std::string>> columns;  // the .csv columns, where an earlier chip chose them
     uint32_t planThreads = 1;                         // PlannerOptions::threads
+    // --singlepass: no replay. The columns that fit one pass together with those before them are collected; the
+    // others stay in the .csv, NA (the seed's ForceSinglePass), and a note names them.
+    bool singlePass = false;
 };
 
 struct CounterSetup {

@@ -3,7 +3,9 @@
 // cancellation, binding to a device's counter availability, and the thread that makes it ahead.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include <signal.h>
@@ -69,6 +71,48 @@ TEST(CounterSetup, TheComputeSetPlansAsThePlannerDoesAndNamesWhatItLeavesOut) {
     ASSERT_TRUE(gpa::cuda::ConfigPassCount(*api, setup->plan.groups[0].configImage, &passes).ok());
     EXPECT_EQ(setup->plan.passCount, passes);
     EXPECT_GE(setup->plan.passCount, 10u);
+}
+
+// --singlepass (the seed's ForceSinglePass): nothing replayed; the columns that fit one pass are collected, the rest
+// stay as columns and read NA (their metrics are not in the plan: CounterCollector::WriteRow), named in a note.
+TEST(CounterSetup, SinglePassCollectsTheColumnsThatFitOnePassAndNamesTheRest) {
+    REQUIRE_CUPTI(api);
+    CounterRequest request;
+    request.counters = kComputeSet;
+    request.singlePass = true;
+    const std::unique_ptr<CounterSetup> setup = MakeCounterSetup(*api, "GH100", {}, request);
+    ASSERT_TRUE(setup->usable) << (setup->notes.empty() ? "" : setup->notes.back());
+    EXPECT_EQ(setup->plan.passCount, 1u);
+    ASSERT_EQ(setup->plan.groups.size(), 1u);
+    EXPECT_EQ(setup->columns.size(), kComputeSet.size() + 1) << "every column asked for stays (+ AchievedOccupancy)";
+    std::string note;
+    for (const std::string& n : setup->notes) {
+        if (n.find("--singlepass") != std::string::npos) note = n;
+    }
+    ASSERT_FALSE(note.empty()) << "the compute set needs ten passes or more: some counters are named NA";
+    std::set<std::string> named;  // the note's list, after "are NA: "
+    const size_t list = note.find("are NA: ");
+    ASSERT_NE(list, std::string::npos) << note;
+    for (size_t at = list + 8; at < note.size();) {
+        const size_t comma = note.find(", ", at);
+        named.insert(note.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        at = comma == std::string::npos ? note.size() : comma + 2;
+    }
+    // A column is collected when all its metrics are planned: exactly the columns the note does not name.
+    const std::vector<std::string>& planned = setup->plan.groups[0].metrics;
+    size_t collected = 0;
+    for (size_t c = 0; c < setup->columns.size(); ++c) {
+        ASSERT_TRUE(setup->columnIndex[c]) << setup->columns[c];
+        bool all = true;
+        for (uint32_t hardware : setup->catalog.at(*setup->columnIndex[c]).hardware) {
+            all = all && std::find(planned.begin(), planned.end(), setup->hardware[hardware].name) != planned.end();
+        }
+        if (all) ++collected;
+        EXPECT_NE(all, named.count(setup->columns[c]) == 1) << setup->columns[c] << "; " << note;
+    }
+    EXPECT_GT(collected, 1u);
+    EXPECT_LT(collected, setup->columns.size());
+    EXPECT_EQ(setup->columns.front(), "GPUTime");
 }
 
 TEST(CounterSetup, SeveralPlanningThreadsMakeTheSameSetUp) {

@@ -270,6 +270,27 @@ TEST_F(GpaprofCuda, ForcePassesSaysItAppliesToOpenclOnly) {
     EXPECT_EQ(ReadCsv("forced.csv").rows.size(), 3u) << "the run is as without the option";
 }
 
+// --singlepass (ForceSinglePass): a set of 6 passes is collected in one pass; the counters that fit it are measured
+// and the others NA, named in a note. (It did nothing on CUDA before 2026-11-30: every pass was replayed.)
+TEST_F(GpaprofCuda, SinglePassMeasuresWhatFitsOnePassAndLeavesTheRestNA) {
+    const Outcome run = Profile({"-p", "--singlepass", "--counters", kMultiPassCounters, "-o", "single"},
+                                {App("runtime_kernels"), "--iterations", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find(" 1 replay pass(es) per kernel"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--singlepass: these counters would need another replay pass"), std::string::npos) << run.err;
+    const CsvFile csv = ReadCsv("single.csv");
+    ASSERT_EQ(csv.rows.size(), 3u);
+    for (const DispatchRow& row : csv.rows) {
+        size_t measured = 0, na = 0;
+        for (const CounterValue& value : row.counters) (value.kind == CounterValue::Kind::NotAvailable ? na : measured)++;
+        EXPECT_GT(measured, 0u) << row.method;
+        EXPECT_GT(na, 0u) << row.method;
+        const CounterValue* warps = Counter(row, "smsp__warps_launched.sum");
+        ASSERT_NE(warps, nullptr);
+        EXPECT_NE(warps->kind, CounterValue::Kind::NotAvailable) << "the first column always fits";
+    }
+}
+
 TEST_F(GpaprofCuda, CountersOccupancyAndDispatchColumnsPerKernel) {
     const Outcome run = Profile({"-p", "-O", "-o", "counters"}, {App("runtime_kernels"), "--iterations", "2", "--exit-code", "7"});
     ASSERT_EQ(run.exitCode, 7) << "the application ran once and its results were right (wrong results exit 1)";
