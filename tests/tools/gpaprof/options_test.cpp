@@ -241,6 +241,41 @@ TEST(Options, PmMetricsSetsByName) {
     }
 }
 
+// Options the modes leave without effect are named, not silently ignored (each run prints these lines).
+TEST(Options, OptionsTheModesLeaveWithoutEffectAreNamed) {
+    std::string error;
+    Options traced;
+    ASSERT_TRUE(Parse({"-t", "--counters", "Wavefronts", "--singlepass", "--kernel-regex", "sax", "--launch-count", "3",
+                       "-y", "app"},
+                      &traced, &error))
+        << error;
+    EXPECT_EQ(OptionsWithoutEffect(traced),
+              (std::vector<std::string>{
+                  "--counters/-c and --singlepass choose what -p measures; without -p no counters are collected (add -p)",
+                  "--kernel-regex and --launch-count pick what -p and -O profile; without either they have no effect "
+                  "(the trace keeps every dispatch)"}));
+    Options occupancy;  // -O: a kernel filter counts, --force-passes does not; --sym without -t
+    ASSERT_TRUE(Parse({"-O", "--force-passes", "2", "--launch-skip", "5", "--graph-profiling", "graph", "-y", "app"},
+                      &occupancy, &error))
+        << error;
+    EXPECT_EQ(OptionsWithoutEffect(occupancy),
+              (std::vector<std::string>{
+                  "--force-passes chooses what -p measures; without -p no counters are collected (add -p)",
+                  "--sym adds to the API trace; it has no effect without -t"}));
+    Options graph;
+    ASSERT_TRUE(Parse({"-t", "--graph-profiling", "graph", "app"}, &graph, &error)) << error;
+    EXPECT_EQ(OptionsWithoutEffect(graph),
+              (std::vector<std::string>{"--graph-profiling picks what -p and -O profile; without either it has no effect "
+                                        "(the trace keeps every dispatch)"}));
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"-t", "-p", "--counters", "Wavefronts", "-k", "a",
+                                                                          "--singlepass", "-y", "app"},
+                                                 std::vector<std::string>{"-t", "app"}}) {
+        Options used;
+        ASSERT_TRUE(Parse(args, &used, &error)) << error;
+        EXPECT_TRUE(OptionsWithoutEffect(used).empty()) << args.front();
+    }
+}
+
 TEST(Options, HelpNamesEveryOption) {
     const std::string help = HelpText();
     for (const char* name : {"-t,", "-p,", "-O,", "-o,", "-N,", "-c,", "-K,", "-s,", "-F,", "-M,", "-y,", "--kernel-regex",

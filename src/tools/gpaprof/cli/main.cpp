@@ -310,7 +310,7 @@ int Main(int argc, char** argv) {
         options.trace = true;
         Say("no mode given (-t, -p, -O, --pm-sampling): tracing the API (-t)");
     }
-    if (options.sourceSymbols && !options.trace) Say("--sym adds to the API trace; it has no effect without -t");
+    for (const std::string& line : OptionsWithoutEffect(options)) Say(line);
     if (options.counters) {
         // A typo must not cost a run of the whole job: names no API here offers stop gpaprof now.
         if (const std::string unknown = UnknownCounterNames(options.counterNames, KnownCounterNames(), OpenClDeviceCounterNames);

@@ -502,4 +502,43 @@ says why and still runs the application. Files and their layouts: docs/profiler_
 )";
 }
 
+namespace {
+
+std::string JoinedWithAnd(const std::vector<std::string>& names) {  // "a", "a and b", "a, b and c"
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return text;
+}
+
+}  // namespace
+
+std::vector<std::string> OptionsWithoutEffect(const Options& options) {
+    std::vector<std::string> lines;
+    if (!options.counters) {
+        std::vector<std::string> given;
+        if (!options.counterNames.empty() || !options.counterFiles.empty()) given.push_back("--counters/-c");
+        if (options.forceSinglePass) given.push_back("--singlepass");
+        if (options.forcePasses > 0) given.push_back("--force-passes");
+        if (!given.empty()) {
+            lines.push_back(JoinedWithAnd(given) + (given.size() == 1 ? " chooses" : " choose") +
+                            " what -p measures; without -p no counters are collected (add -p)");
+        }
+    }
+    if (!options.counters && !options.occupancy) {
+        std::vector<std::string> given;
+        if (!options.kernelListFile.empty()) given.push_back("-K");
+        if (!options.kernelRegex.empty()) given.push_back("--kernel-regex");
+        if (options.launchSkip > 0) given.push_back("--launch-skip");
+        if (options.launchCount) given.push_back("--launch-count");
+        if (options.graphProfiling != "node") given.push_back("--graph-profiling");
+        if (!given.empty()) {
+            lines.push_back(JoinedWithAnd(given) + (given.size() == 1 ? " picks" : " pick") +
+                            " what -p and -O profile; without either " + (given.size() == 1 ? "it has" : "they have") +
+                            " no effect (the trace keeps every dispatch)");
+        }
+    }
+    if (options.sourceSymbols && !options.trace) lines.push_back("--sym adds to the API trace; it has no effect without -t");
+    return lines;
+}
+
 }  // namespace gpaprof::cli
