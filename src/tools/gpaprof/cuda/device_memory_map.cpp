@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace gpaprof::cuda {
 
@@ -317,6 +318,28 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
     plan.regions = std::move(merged);
     for (const MemoryRegion& region : plan.regions) plan.bytes += region.size;
     return plan;
+}
+
+DeviceMemoryMap::SavePlan DeviceMemoryMap::PlanForLaunch(
+    CUcontext context, const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const {
+    if (!HasCommunicationMemory()) return Plan(context);
+    const std::optional<std::vector<uint64_t>> words = argumentWords();
+    return words ? Plan(context, &*words) : Plan(context);  // unread arguments: pinned memory still refuses
+}
+
+std::vector<uint64_t> ArgumentWords(const std::vector<uint8_t>& arguments, const std::vector<size_t>& offsets) {
+    std::vector<uint64_t> words;
+    std::vector<size_t> starts = offsets;
+    if (starts.empty() && !arguments.empty()) starts.push_back(0);  // one parameter buffer
+    for (size_t p = 0; p < starts.size(); ++p) {
+        const size_t end = p + 1 < starts.size() ? starts[p + 1] : arguments.size();
+        for (size_t at = starts[p]; at + sizeof(uint64_t) <= end; at += sizeof(uint64_t)) {
+            uint64_t word = 0;
+            std::memcpy(&word, arguments.data() + at, sizeof word);
+            words.push_back(word);
+        }
+    }
+    return words;
 }
 
 size_t DeviceMemoryMap::AllocationCount() const {

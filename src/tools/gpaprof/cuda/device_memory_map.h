@@ -18,6 +18,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -50,6 +51,10 @@ struct MemoryRegion {
     uint64_t size = 0;
     bool operator==(const MemoryRegion& other) const { return base == other.base && size == other.size; }
 };
+
+// A launch's arguments read as 64-bit words, parameter by parameter (the values a pointer argument can have), from
+// LaunchCopy's packed `arguments` and the `offsets` where each parameter starts (none: one parameter buffer).
+std::vector<uint64_t> ArgumentWords(const std::vector<uint8_t>& arguments, const std::vector<size_t>& offsets);
 
 class DeviceMemoryMap {
 public:
@@ -126,6 +131,13 @@ public:
     // pointer to host memory kept in device memory is not seen, and a host thread writing such memory while the
     // graph is replayed may see its write undone: docs/gpaprof.md says so.)
     SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr) const;
+    // What to save for an eager launch. In a process with a communication library's memory CUPTI's kernel replay
+    // is ruled out (CounterCollector::KernelReplayHazard), so pinned host memory is treated as for CUDA graphs
+    // instead of making the dispatch NA: saved where one of the launch's arguments (`argumentWords`, called only
+    // then; nullopt where they cannot be read) points into it, left alone otherwise. Elsewhere such memory still
+    // sends the dispatch to CUPTI's replay, which gave right results for kernels writing host memory.
+    SavePlan PlanForLaunch(CUcontext context,
+                           const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const;
 
     size_t AllocationCount() const;
     // Whether the process has live allocations of a communication library (MemoryOwner).

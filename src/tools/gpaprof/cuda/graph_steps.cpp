@@ -78,17 +78,8 @@ std::vector<uint64_t> GraphProgram::ArgumentWords() const {
         if (!step.enabled) continue;
         if (step.kind == GraphStepKind::Memset) words.push_back(step.set.dst);
         if (step.kind != GraphStepKind::Kernel) continue;
-        const std::vector<uint8_t>& bytes = step.launch.arguments;
-        std::vector<size_t> starts = step.launch.argumentOffsets;
-        if (starts.empty() && !bytes.empty()) starts.push_back(0);  // one parameter buffer
-        for (size_t p = 0; p < starts.size(); ++p) {
-            const size_t end = p + 1 < starts.size() ? starts[p + 1] : bytes.size();
-            for (size_t at = starts[p]; at + sizeof(uint64_t) <= end; at += sizeof(uint64_t)) {
-                uint64_t word = 0;
-                std::memcpy(&word, bytes.data() + at, sizeof word);
-                words.push_back(word);
-            }
-        }
+        const std::vector<uint64_t> more = cuda::ArgumentWords(step.launch.arguments, step.launch.argumentOffsets);
+        words.insert(words.end(), more.begin(), more.end());
     }
     return words;
 }

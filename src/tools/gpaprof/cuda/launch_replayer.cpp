@@ -72,6 +72,15 @@ bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kern
     return true;
 }
 
+DeviceMemoryMap::SavePlan LaunchReplayer::PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const {
+    return memory_->PlanForLaunch(launch.context, [&]() -> std::optional<std::vector<uint64_t>> {
+        LaunchCopy copy;
+        std::string why;
+        if (!CopyKernelArguments(*api_, launch.function, kernelParams, extra, &copy, &why)) return std::nullopt;
+        return ArgumentWords(copy.arguments, copy.argumentOffsets);
+    });
+}
+
 LaunchReplayer::~LaunchReplayer() {
     // Shadows are left to the driver: at exit the contexts may be gone already.
 }
@@ -274,7 +283,7 @@ bool LaunchReplayer::Begin(const LaunchCall& launch, std::string* why) {
     // context is idle once saved, and the stream is waited for before the application's launch.
     if (!ReplayStream(launch.context, &stream_, why)) return fail(*why);
     ResolveModuleData(launch.context, launch.function, parameters->function);
-    const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
+    const DeviceMemoryMap::SavePlan plan = PlanFor(launch, parameters->kernelParams, parameters->extra);
     if (!plan.unsafe.empty()) return fail(plan.unsafe);
     if (!PrepareShadows(launch.context, plan.regions, why)) return fail(*why);
     // Work already queued on any stream may still write what is about to be saved.
@@ -321,7 +330,7 @@ std::string LaunchReplayer::UnsafeMemory(const LaunchCall& launch) {
     const std::optional<LaunchParameters> parameters = KernelLaunchParameters(launch.cbid, launch.params);
     if (!parameters) return "the launch function is not one gpaprof can issue again";
     ResolveModuleData(launch.context, launch.function, parameters->function);
-    return memory_->Plan(launch.context).unsafe;
+    return PlanFor(launch, parameters->kernelParams, parameters->extra).unsafe;
 }
 
 bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std::string* why) const {

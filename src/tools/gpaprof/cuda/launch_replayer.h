@@ -184,6 +184,8 @@ private:
         CUdeviceptr copy = 0;
     };
     void ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched);
+    // What to save for an eager launch (DeviceMemoryMap::PlanForLaunch), its arguments read when needed.
+    DeviceMemoryMap::SavePlan PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const;
     // The regions of `plan` copied into a pooled buffer on `stream` (TakeSnapshot, TakeGraphSnapshot; the gate held).
     SnapshotResult Keep(CUcontext context, const DeviceMemoryMap::SavePlan& plan, CUstream stream, uint64_t start,
                         Snapshot* snapshot, std::string* why);

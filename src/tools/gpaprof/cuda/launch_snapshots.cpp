@@ -25,7 +25,7 @@ LaunchReplayer::SnapshotResult LaunchReplayer::TakeSnapshot(const LaunchCall& la
     }
     std::unique_lock<std::shared_mutex> exclusive(gate_);
     ResolveModuleData(launch.context, launch.function, parameters->function);
-    const DeviceMemoryMap::SavePlan plan = memory_->Plan(launch.context);
+    const DeviceMemoryMap::SavePlan plan = PlanFor(launch, parameters->kernelParams, parameters->extra);
     statistics_.beginNs += NowNs() - start;
     CUstream stream = parameters->stream;
     if (stream == nullptr && parameters->perThreadStream) stream = CU_STREAM_PER_THREAD;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,56 @@ TEST(DeviceMemoryMap, GraphReplaysSavePinnedMemoryOnlyWhereAnArgumentNamesIt) {
     EXPECT_TRUE(map.Plan(Context(1), &pastTheEnd).unsafe.empty());
     map.Allocated(Context(1), MemoryKind::Managed, 0x20000, 0x100);
     EXPECT_NE(map.Plan(Context(1), &elsewhere).unsafe.find("managed"), std::string::npos);
+}
+
+// Eager launches in a process with a communication library's memory (where CUPTI's kernel replay is ruled out):
+// pinned host memory is handled as for graphs, through the launch's arguments; elsewhere it still falls back.
+TEST(DeviceMemoryMap, EagerLaunchesSavePinnedMemoryAnArgumentNamesWhereACommunicationLibraryHasMemory) {
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+    map.Allocated(Context(1), MemoryKind::HostPinned, 0x9000, 0x100);
+    int reads = 0;
+    std::optional<std::vector<uint64_t>> arguments = std::vector<uint64_t>{0x1010, 0x42};
+    auto words = [&] {
+        ++reads;
+        return arguments;
+    };
+    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("pinned"), std::string::npos)
+        << "no communication library: the dispatch falls back to CUPTI's replay";
+    EXPECT_EQ(reads, 0) << "the arguments are read only where they decide";
+
+    map.Allocated(Context(1), MemoryKind::VirtualMapped, 0x100000, 0x1000, MemoryOwner::CommunicationLibrary);
+    DeviceMemoryMap::SavePlan plan = map.PlanForLaunch(Context(1), words);
+    EXPECT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    ASSERT_EQ(plan.regions.size(), 1u) << "pinned memory no argument names is left alone";
+    EXPECT_EQ(plan.regions[0].base, 0x1000u);
+    arguments = std::vector<uint64_t>{0x1010, 0x9010};
+    plan = map.PlanForLaunch(Context(1), words);
+    ASSERT_EQ(plan.regions.size(), 2u) << "named by an argument: saved";
+    EXPECT_EQ(plan.regions[1].base, 0x9000u);
+
+    arguments = std::nullopt;  // the arguments could not be read (no cuFuncGetParamInfo)
+    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("pinned"), std::string::npos);
+    arguments = std::vector<uint64_t>{};
+    map.Allocated(Context(1), MemoryKind::Managed, 0x20000, 0x100);
+    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("managed"), std::string::npos) << "managed still refuses";
+}
+
+TEST(DeviceMemoryMap, ArgumentWordsAreEachParametersEightByteWords) {
+    // As CopyKernelArguments packs them: an int (4 bytes), then one 16-byte parameter holding two pointers.
+    const uint32_t count = 7;
+    const uint64_t first = 0x1111, second = 0x2222;
+    std::vector<uint8_t> arguments(4 + 16);
+    std::memcpy(arguments.data(), &count, 4);
+    std::memcpy(arguments.data() + 4, &first, 8);
+    std::memcpy(arguments.data() + 12, &second, 8);
+    EXPECT_EQ(ArgumentWords(arguments, {0, 4}), (std::vector<uint64_t>{first, second})) << "a 4-byte parameter has no word";
+    // One parameter buffer (CU_LAUNCH_PARAM_BUFFER_POINTER): words from its start.
+    const std::vector<uint64_t> words = ArgumentWords(arguments, {});
+    ASSERT_EQ(words.size(), 2u);
+    uint64_t expected = 0;
+    std::memcpy(&expected, arguments.data() + 8, 8);
+    EXPECT_EQ(words[1], expected);
 }
 
 // Begun captures count once they succeed; an end counts whatever it returns (an invalidated capture ends too).
