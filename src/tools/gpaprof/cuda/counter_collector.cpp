@@ -570,9 +570,11 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
     const uint64_t begun = NowNs();
     if (failure.empty() && !state->allSubmitted) {
         std::string why;
+        std::vector<const LaunchCopy*> launches;
+        for (const ContextState::Deferred& dispatch : deferred) launches.push_back(&dispatch.launch);
         if (crashing_) {
             failure = "the process ended on a signal before the batch's other passes ran";
-        } else if (!replayer_->BeginBatchReplay(state->context, &why)) {
+        } else if (!replayer_->BeginBatchReplay(state->context, launches, &why)) {
             failure = why;
         } else {
             for (uint32_t pass = 1; pass < passes && failure.empty(); ++pass) {

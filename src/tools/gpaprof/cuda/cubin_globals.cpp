@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <cstring>
+#include <utility>
 
 namespace gpaprof::cuda {
 namespace {
@@ -31,7 +32,13 @@ bool IsGlobalSection(const std::string& name) {
 
 }  // namespace
 
-std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* bytes, size_t size, std::string* problem) {
+std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* image, size_t size, std::string* problem) {
+    std::optional<CubinContents> contents = ReadCubinContents(image, size, problem);
+    if (!contents) return std::nullopt;
+    return std::move(contents->sections);
+}
+
+std::optional<CubinContents> ReadCubinContents(const void* bytes, size_t size, std::string* problem) {
     const auto* image = static_cast<const uint8_t*>(bytes);
     Elf64_Ehdr header;
     if (!image || !ReadAt(image, size, 0, &header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
@@ -61,7 +68,8 @@ std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* b
     std::vector<std::string> sectionNames(sections.size());
     for (size_t i = 0; i < sections.size(); ++i) sectionNames[i] = StringAt(image, size, names, sections[i].sh_name);
 
-    std::vector<CubinDataSection> data;
+    CubinContents contents;
+    std::vector<CubinDataSection>& data = contents.sections;
     std::vector<int> dataIndex(sections.size(), -1);  // section -> its entry in data
     for (size_t i = 0; i < sections.size(); ++i) {
         if (!IsGlobalSection(sectionNames[i]) || sections[i].sh_size == 0) continue;
@@ -85,6 +93,12 @@ std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* b
             // Linked cubins (what the driver loads) mark variables STT_OBJECT; relocatable ones (-rdc, before
             // nvlink) use the CUDA-specific STT_LOPROC + 0 (STT_CUDA_OBJECT).
             const unsigned type = ELF64_ST_TYPE(symbol.st_info);
+            if (type == STT_FUNC && symbol.st_shndx != SHN_UNDEF) {
+                if (std::string name = StringAt(image, size, strings, symbol.st_name); !name.empty()) {
+                    contents.functions.push_back(std::move(name));
+                }
+                continue;
+            }
             if ((type != STT_OBJECT && type != STT_LOPROC) || symbol.st_size == 0) continue;
             if (symbol.st_shndx == SHN_UNDEF || symbol.st_shndx >= sections.size()) continue;
             if (dataIndex[symbol.st_shndx] < 0) continue;
@@ -96,7 +110,7 @@ std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* b
             data[dataIndex[symbol.st_shndx]].globals.push_back(std::move(global));
         }
     }
-    return data;
+    return contents;
 }
 
 }  // namespace gpaprof::cuda

@@ -29,8 +29,16 @@ struct CubinDataSection {
     std::vector<CubinGlobal> globals;
 };
 
-// The writable data sections of an ELF cubin (those of size 0 left out); nullopt with *problem when the
-// image is not an ELF64 little-endian file or its tables are cut short.
+// What own replay needs of a cubin: its writable data sections (those of size 0 left out) and the functions it
+// defines, kernels among them (a kernel writes its own module's variables by name; another module's only through an
+// address the application asked for, which gpaprof sees: DeviceMemoryMap::GlobalSeen).
+struct CubinContents {
+    std::vector<CubinDataSection> sections;
+    std::vector<std::string> functions;  // symbol names, as cuFuncGetName gives them
+};
+
+// nullopt with *problem when the image is not an ELF64 little-endian file or its tables are cut short.
+std::optional<CubinContents> ReadCubinContents(const void* image, size_t size, std::string* problem);
 std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* image, size_t size, std::string* problem);
 
 }  // namespace gpaprof::cuda

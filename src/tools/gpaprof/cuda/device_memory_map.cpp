@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 namespace gpaprof::cuda {
 
@@ -74,11 +75,13 @@ void DeviceMemoryMap::ContextDestroyed(CUcontext context) {
     contexts_.erase(context);
 }
 
-void DeviceMemoryMap::CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections) {
+void DeviceMemoryMap::CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections,
+                                  std::optional<std::vector<std::string>> functions) {
     std::lock_guard<std::mutex> lock(mutex_);
     Cubin cubin;
     cubin.context = context;
     cubin.sections = std::move(sections);
+    if (functions) cubin.functions.emplace(std::make_move_iterator(functions->begin()), std::make_move_iterator(functions->end()));
     cubins_[{context, moduleId}] = std::move(cubin);
     PlaceBySeenNamesLocked(context);
 }
@@ -168,28 +171,31 @@ void DeviceMemoryMap::PlaceBySeenNamesLocked(CUcontext context) {
 void DeviceMemoryMap::DecideLocked(Cubin* cubin, const void* handle, size_t section) {
     const CubinDataSection& data = cubin->sections[section];
     const std::vector<std::optional<uint64_t>>& found = cubin->found[{handle, section}];
+    // A name the section has twice (linked device code can keep two local symbols of one name) is found once, at
+    // one of the two offsets: it says nothing about the layout.
+    std::map<std::string_view, int> uses;
+    for (const CubinGlobal& global : data.globals) ++uses[global.name];
     size_t count = 0;
-    bool consistent = true;
-    std::optional<uint64_t> base;
+    std::map<uint64_t, size_t> bases;  // the section's base each unambiguous variable implies, and how many agree
     for (size_t g = 0; g < found.size() && g < data.globals.size(); ++g) {
         if (!found[g]) continue;
         ++count;
-        if (*found[g] < data.globals[g].offset) {
-            consistent = false;
-            continue;
-        }
-        const uint64_t candidate = *found[g] - data.globals[g].offset;
-        if (base && *base != candidate) consistent = false;
-        base = candidate;
+        if (uses[data.globals[g].name] > 1) continue;
+        ++bases[*found[g] >= data.globals[g].offset ? *found[g] - data.globals[g].offset : ~uint64_t{0}];
     }
+    size_t agreeing = 0;
+    for (const auto& [base, n] : bases) agreeing = std::max(agreeing, n);
     std::vector<MemoryRegion> regions;
-    if (consistent && base && count >= 2) {
-        regions.push_back({*base, data.size});  // two variables agree: the driver kept the layout
+    if (bases.size() == 1 && bases.begin()->first != ~uint64_t{0} && agreeing >= 2) {
+        regions.push_back({bases.begin()->first, data.size});  // two variables agree: the driver kept the layout
     } else if (count == data.globals.size() && count > 0) {
         for (size_t g = 0; g < data.globals.size(); ++g) regions.push_back({*found[g], data.globals[g].size});
     }
     if (regions.empty()) {
-        if (count > 0) ++cubin->misplaced;
+        if (count > 0) {
+            ++cubin->misplaced;
+            cubin->bestAgreement = std::max(cubin->bestAgreement, static_cast<uint32_t>(agreeing));
+        }
         return;
     }
     cubin->placed[{handle, section}] = std::move(regions);
@@ -239,7 +245,8 @@ void DeviceMemoryMap::LookupResult(CUcontext context, const Lookup& lookup, std:
     if (tried == section.globals.size()) DecideLocked(&cubin, handle, lookup.section);
 }
 
-DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments) const {
+DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments,
+                                                const std::vector<std::string>* kernels) const {
     std::lock_guard<std::mutex> lock(mutex_);
     SavePlan plan;
     if (captures_ > 0) {
@@ -277,8 +284,19 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
         plan.regions.clear();
         return plan;
     }
+    // Whether every kernel is known to be defined by a module of the context: only then may the others go unlocated.
+    auto defines = [&](const Cubin& cubin) {
+        return std::any_of(kernels->begin(), kernels->end(), [&](const std::string& k) { return cubin.functions->contains(k); });
+    };
+    bool kernelModulesKnown = kernels && !kernels->empty();
+    for (size_t k = 0; kernelModulesKnown && k < kernels->size(); ++k) {
+        kernelModulesKnown = std::any_of(cubins_.begin(), cubins_.end(), [&](const auto& entry) {
+            return entry.second.context == context && entry.second.functions && entry.second.functions->contains((*kernels)[k]);
+        });
+    }
     for (const auto& [id, cubin] : cubins_) {
         if (cubin.context != context) continue;
+        const bool needed = !kernelModulesKnown || !cubin.functions || defines(cubin);
         for (size_t s = 0; s < cubin.sections.size(); ++s) {
             bool placed = false;
             for (const auto& [key, regions] : cubin.placed) {
@@ -286,14 +304,18 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
                 plan.regions.insert(plan.regions.end(), regions.begin(), regions.end());
                 placed = true;
             }
-            if (!placed) {
+            if (!placed && needed) {
                 plan.unsafe = "the " + cubin.sections[s].name + " variables of a loaded module (CUPTI module " +
                               std::to_string(id.second) + ", " + std::to_string(cubin.sections[s].size) +
                               " bytes) could not be located (" +
                               std::to_string(facts == contexts_.end() ? 0 : facts->second.modules.size()) +
                               " module(s) and " + std::to_string(libraries_.size()) + " librar(ies) known; " +
                               std::to_string(cubin.lookups) + " lookup(s), " + std::to_string(cubin.hits) +
-                              " found, " + std::to_string(cubin.misplaced) + " inconsistent)";
+                              " found, " + std::to_string(cubin.misplaced) + " inconsistent, at most " +
+                              std::to_string(cubin.bestAgreement) + " at the cubin's offsets from one address; " +
+                              std::to_string(cubin.sections[s].globals.size()) + " variable(s) named in the cubin" +
+                              (kernels && !kernels->empty() && cubin.functions && defines(cubin) ? "; it defines a kernel being replayed" : "") +
+                              ")";
                 plan.regions.clear();
                 return plan;
             }
@@ -320,11 +342,12 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
     return plan;
 }
 
-DeviceMemoryMap::SavePlan DeviceMemoryMap::PlanForLaunch(
-    CUcontext context, const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const {
+DeviceMemoryMap::SavePlan DeviceMemoryMap::PlanForLaunches(
+    CUcontext context, const std::vector<std::string>& kernels,
+    const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const {
     if (!HasCommunicationMemory()) return Plan(context);
     const std::optional<std::vector<uint64_t>> words = argumentWords();
-    return words ? Plan(context, &*words) : Plan(context);  // unread arguments: pinned memory still refuses
+    return Plan(context, words ? &*words : nullptr, &kernels);  // unread arguments: pinned memory still refuses
 }
 
 std::vector<uint64_t> ArgumentWords(const std::vector<uint8_t>& arguments, const std::vector<size_t>& offsets) {

@@ -75,9 +75,11 @@ public:
     // with it. A context made later may get the same handle; nothing of this one may be saved for it.
     void ContextDestroyed(CUcontext context);
 
-    // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections, and unloaded.
-    // CUPTI numbers modules per context: another context may load a module of the same id.
-    void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections);
+    // Modules: a cubin loaded into a context (CUPTI's moduleId) with its writable data sections and the functions it
+    // defines (nullopt: not known, as for a cubin that could not be read), and unloaded. CUPTI numbers modules per
+    // context: another context may load a module of the same id.
+    void CubinLoaded(CUcontext context, uint32_t moduleId, std::vector<CubinDataSection> sections,
+                     std::optional<std::vector<std::string>> functions = std::nullopt);
     void CubinUnloaded(CUcontext context, uint32_t moduleId);
     // A module handle of the context (the module of a launched kernel, a cuModuleLoad* result) or a library
     // (cuLibraryLoad*, the library of a launched CUkernel; libraries serve every context): variables are
@@ -130,14 +132,24 @@ public:
     // arguments read as 64-bit values) is saved and restored with the device memory; the others are left alone. (A
     // pointer to host memory kept in device memory is not seen, and a host thread writing such memory while the
     // graph is replayed may see its write undone: docs/gpaprof.md says so.)
-    SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr) const;
-    // What to save for an eager launch. In a process with a communication library's memory CUPTI's kernel replay
-    // is ruled out (CounterCollector::KernelReplayHazard), so pinned host memory is treated as for CUDA graphs
-    // instead of making the dispatch NA: saved where one of the launch's arguments (`argumentWords`, called only
-    // then; nullopt where they cannot be read) points into it, left alone otherwise. Elsewhere such memory still
-    // sends the dispatch to CUPTI's replay, which gave right results for kernels writing host memory.
-    SavePlan PlanForLaunch(CUcontext context,
-                           const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const;
+    //
+    // `kernels` (the launched kernels' symbol names; nullptr: not given): the variables of a module that defines
+    // none of them need not be located (they are saved where they are). A kernel writes its own module's variables
+    // by name and another module's only through an address; the application gets such an address from
+    // cuModuleGetGlobal or cuLibraryGetGlobal (GlobalSeen: saved). (An address that device code stored in device
+    // memory is not seen.) Where a kernel is defined by no module known, every module's variables must be located.
+    SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr,
+                  const std::vector<std::string>* kernels = nullptr) const;
+    // What to save for eager launches of `kernels` (one launch, or a batch of deferred ones). In a process with a
+    // communication library's memory CUPTI's kernel replay is ruled out (CounterCollector::KernelReplayHazard), so
+    // what would send the dispatches there is narrowed instead of making them NA: pinned host memory is treated as
+    // for CUDA graphs (saved where one of the launches' arguments, `argumentWords`, called only then, nullopt where
+    // they cannot be read, points into it; left alone otherwise), and only the kernels' own modules' variables must
+    // be located (Plan's `kernels`: NCCL's module, whose kernels gpaprof never replays, is not located in such a
+    // process). Elsewhere the dispatch still goes to CUPTI's replay, which gave right results for kernels writing
+    // host memory.
+    SavePlan PlanForLaunches(CUcontext context, const std::vector<std::string>& kernels,
+                             const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const;
 
     size_t AllocationCount() const;
     // Whether the process has live allocations of a communication library (MemoryOwner).
@@ -153,12 +165,13 @@ private:
     struct Cubin {
         CUcontext context = nullptr;
         std::vector<CubinDataSection> sections;
+        std::optional<std::set<std::string, std::less<>>> functions;  // nullopt: not known
         // Per (module or library handle, section): the addresses found so far (by variable), and the regions that
         // handle placed the section at (handle nullptr: the variables the application looked up itself).
         std::map<std::pair<const void*, size_t>, std::vector<std::optional<uint64_t>>> found;
         std::map<std::pair<const void*, size_t>, size_t> tried;
         std::map<std::pair<const void*, size_t>, std::vector<MemoryRegion>> placed;
-        uint32_t lookups = 0, hits = 0, misplaced = 0;  // for the reason when a section is not placed
+        uint32_t lookups = 0, hits = 0, misplaced = 0, bestAgreement = 0;  // for the reason when a section is not placed
     };
     struct SeenGlobal {
         std::string name;

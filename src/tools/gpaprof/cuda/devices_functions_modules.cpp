@@ -162,16 +162,16 @@ void CudaPart::OnModule(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {
         return;
     }
     std::string problem;
-    std::optional<std::vector<CubinDataSection>> sections =
-        ReadCubinDataSections(module->pCubin, module->cubinSize, &problem);
-    if (!sections) {
-        // Its variables cannot be found: a placeholder section that is never placed makes replays of this
-        // context fall back, rather than leave them unsaved.
+    std::optional<CubinContents> contents = ReadCubinContents(module->pCubin, module->cubinSize, &problem);
+    if (!contents) {
+        // Its variables cannot be found: a placeholder section that is never placed, in a module that may define
+        // any kernel, makes replays of this context fall back, rather than leave them unsaved.
         agent_->Note("the cubin of CUDA module " + std::to_string(module->moduleId) + " could not be read (" + problem +
                      "): counters needing several passes fall back to CUPTI's kernel replay");
-        sections = std::vector<CubinDataSection>{CubinDataSection{".nv.global (unreadable cubin)", 1, {}}};
+        memory_->CubinLoaded(context, module->moduleId, {CubinDataSection{".nv.global (unreadable cubin)", 1, {}}});
+        return;
     }
-    memory_->CubinLoaded(context, module->moduleId, std::move(*sections));
+    memory_->CubinLoaded(context, module->moduleId, std::move(contents->sections), std::move(contents->functions));
 }
 
 void CudaPart::OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data) {

@@ -72,13 +72,22 @@ bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kern
     return true;
 }
 
+std::string LaunchReplayer::KernelName(CUfunction function) const {
+    const char* name = nullptr;
+    if (!function || !api_->cuFuncGetName || api_->cuFuncGetName(&name, function) != CUDA_SUCCESS || !name) return {};
+    return name;
+}
+
 DeviceMemoryMap::SavePlan LaunchReplayer::PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const {
-    return memory_->PlanForLaunch(launch.context, [&]() -> std::optional<std::vector<uint64_t>> {
-        LaunchCopy copy;
-        std::string why;
-        if (!CopyKernelArguments(*api_, launch.function, kernelParams, extra, &copy, &why)) return std::nullopt;
-        return ArgumentWords(copy.arguments, copy.argumentOffsets);
-    });
+    return memory_->PlanForLaunches(launch.context, {KernelName(launch.function)},
+                                    [&]() -> std::optional<std::vector<uint64_t>> {
+                                        LaunchCopy copy;
+                                        std::string why;
+                                        if (!CopyKernelArguments(*api_, launch.function, kernelParams, extra, &copy, &why)) {
+                                            return std::nullopt;
+                                        }
+                                        return ArgumentWords(copy.arguments, copy.argumentOffsets);
+                                    });
 }
 
 LaunchReplayer::~LaunchReplayer() {
@@ -373,6 +382,26 @@ void LaunchReplayer::ContextDestroyed(CUcontext context) {
 }
 
 bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why, const std::vector<uint64_t>* pinnedByArguments) {
+    return BeginBatchReplayOf(context, why, [&] { return memory_->Plan(context, pinnedByArguments); });
+}
+
+bool LaunchReplayer::BeginBatchReplay(CUcontext context, const std::vector<const LaunchCopy*>& launches, std::string* why) {
+    return BeginBatchReplayOf(context, why, [&] {
+        std::vector<std::string> kernels;
+        for (const LaunchCopy* launch : launches) kernels.push_back(KernelName(launch->function));
+        return memory_->PlanForLaunches(context, kernels, [&]() -> std::optional<std::vector<uint64_t>> {
+            std::vector<uint64_t> words;
+            for (const LaunchCopy* launch : launches) {
+                const std::vector<uint64_t> more = ArgumentWords(launch->arguments, launch->argumentOffsets);
+                words.insert(words.end(), more.begin(), more.end());
+            }
+            return words;
+        });
+    });
+}
+
+bool LaunchReplayer::BeginBatchReplayOf(CUcontext context, std::string* why,
+                                        const std::function<DeviceMemoryMap::SavePlan()>& planFor) {
     const uint64_t start = NowNs();
     exclusive_ = std::unique_lock<std::shared_mutex>(gate_);
     if (const CUresult r = api_->cuCtxPushCurrent_v2(context); r != CUDA_SUCCESS) {
@@ -393,7 +422,7 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why, const
     };
     if (!ReplayStream(context, &stream_, why)) return fail(*why);
     ResolveModuleData(context, nullptr, nullptr);
-    const DeviceMemoryMap::SavePlan plan = memory_->Plan(context, pinnedByArguments);
+    const DeviceMemoryMap::SavePlan plan = planFor();
     if (!plan.unsafe.empty()) return fail(plan.unsafe);
     if (!PrepareShadows(context, plan.regions, why)) return fail(*why);
     if (const CUresult r = api_->cuCtxSynchronize(); r != CUDA_SUCCESS) return fail("waiting for the context failed: " + Describe(r));

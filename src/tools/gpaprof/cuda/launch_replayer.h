@@ -126,6 +126,8 @@ public:
     // gpaprof's; EndBatchReplay puts the saved memory back, waits, and releases everything.
     // `pinnedByArguments`: a CUDA graph's kernel arguments (DeviceMemoryMap::Plan).
     bool BeginBatchReplay(CUcontext context, std::string* why, const std::vector<uint64_t>* pinnedByArguments = nullptr);
+    // The same for a batch of deferred eager launches: what they could write (DeviceMemoryMap::PlanForLaunches).
+    bool BeginBatchReplay(CUcontext context, const std::vector<const LaunchCopy*>& launches, std::string* why);
     bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
     CUresult Relaunch(const LaunchCopy& copy);
     bool EndBatchReplay(std::string* why);
@@ -184,8 +186,10 @@ private:
         CUdeviceptr copy = 0;
     };
     void ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched);
-    // What to save for an eager launch (DeviceMemoryMap::PlanForLaunch), its arguments read when needed.
+    // What to save for an eager launch (DeviceMemoryMap::PlanForLaunches), its arguments read when needed.
     DeviceMemoryMap::SavePlan PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const;
+    std::string KernelName(CUfunction function) const;  // empty when the driver does not say
+    bool BeginBatchReplayOf(CUcontext context, std::string* why, const std::function<DeviceMemoryMap::SavePlan()>& planFor);
     // The regions of `plan` copied into a pooled buffer on `stream` (TakeSnapshot, TakeGraphSnapshot; the gate held).
     SnapshotResult Keep(CUcontext context, const DeviceMemoryMap::SavePlan& plan, CUstream stream, uint64_t start,
                         Snapshot* snapshot, std::string* why);

@@ -10,6 +10,7 @@
 #include <generated_cuda_meta.h>
 
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -68,6 +69,12 @@ TEST(CubinGlobals, WritableVariablesOfACubinBuiltWithNvcc) {
     for (const auto& [name, global] : globals) hidden = hidden || (name.find("hidden") != std::string::npos && global.size == 24);
     EXPECT_TRUE(hidden) << "the file-scope static is in the section too";
     EXPECT_FALSE(globals.count("coefficients")) << "constant memory is not writable by kernels";
+    const std::optional<CubinContents> contents = ReadCubinContents(image.data(), image.size(), &problem);
+    ASSERT_TRUE(contents) << problem;
+    EXPECT_NE(std::find(contents->functions.begin(), contents->functions.end(), "_Z5touchPi"), contents->functions.end())
+        << "the kernel, by the name cuFuncGetName gives";
+    EXPECT_EQ(std::find(contents->functions.begin(), contents->functions.end(), "counter"), contents->functions.end())
+        << "variables are not functions";
 #endif
 }
 
@@ -224,25 +231,25 @@ TEST(DeviceMemoryMap, EagerLaunchesSavePinnedMemoryAnArgumentNamesWhereACommunic
         ++reads;
         return arguments;
     };
-    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("pinned"), std::string::npos)
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"kernel"}, words).unsafe.find("pinned"), std::string::npos)
         << "no communication library: the dispatch falls back to CUPTI's replay";
     EXPECT_EQ(reads, 0) << "the arguments are read only where they decide";
 
     map.Allocated(Context(1), MemoryKind::VirtualMapped, 0x100000, 0x1000, MemoryOwner::CommunicationLibrary);
-    DeviceMemoryMap::SavePlan plan = map.PlanForLaunch(Context(1), words);
+    DeviceMemoryMap::SavePlan plan = map.PlanForLaunches(Context(1), {"kernel"}, words);
     EXPECT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     ASSERT_EQ(plan.regions.size(), 1u) << "pinned memory no argument names is left alone";
     EXPECT_EQ(plan.regions[0].base, 0x1000u);
     arguments = std::vector<uint64_t>{0x1010, 0x9010};
-    plan = map.PlanForLaunch(Context(1), words);
+    plan = map.PlanForLaunches(Context(1), {"kernel"}, words);
     ASSERT_EQ(plan.regions.size(), 2u) << "named by an argument: saved";
     EXPECT_EQ(plan.regions[1].base, 0x9000u);
 
     arguments = std::nullopt;  // the arguments could not be read (no cuFuncGetParamInfo)
-    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("pinned"), std::string::npos);
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"kernel"}, words).unsafe.find("pinned"), std::string::npos);
     arguments = std::vector<uint64_t>{};
     map.Allocated(Context(1), MemoryKind::Managed, 0x20000, 0x100);
-    EXPECT_NE(map.PlanForLaunch(Context(1), words).unsafe.find("managed"), std::string::npos) << "managed still refuses";
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"kernel"}, words).unsafe.find("managed"), std::string::npos) << "managed still refuses";
 }
 
 TEST(DeviceMemoryMap, ArgumentWordsAreEachParametersEightByteWords) {
@@ -414,12 +421,77 @@ TEST(DeviceMemoryMap, LibrariesAreSearchedLikeModules) {
     EXPECT_FALSE(map.Plan(Context(1)).unsafe.empty());
 }
 
+// Linked device code can keep two local symbols of one name; the driver finds one of them, which then seems to sit
+// at the other's offset. Such names say nothing about the layout.
+TEST(DeviceMemoryMap, ANameTheSectionHasTwiceDoesNotMisplaceIt) {
+    DeviceMemoryMap map;
+    map.CubinLoaded(Context(1), 5,
+                    {CubinDataSection{".nv.global.init", 32, {{"a", 0, 4}, {"dup", 8, 4}, {"dup", 16, 4}, {"b", 24, 8}}}});
+    map.ModuleKnown(Context(1), Module(0xA));
+    Answer(&map, Context(1),
+           {{{Module(0xA), "a"}, {0x5000, 4}}, {{Module(0xA), "dup"}, {0x5010, 4}}, {{Module(0xA), "b"}, {0x5018, 8}}});
+    const DeviceMemoryMap::SavePlan plan = map.Plan(Context(1));
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 32}}));
+
+    // Two unambiguous variables that disagree: not placed, and the reason says how far the layout held.
+    DeviceMemoryMap other;
+    other.CubinLoaded(Context(1), 6, {CubinDataSection{".nv.global", 32, {{"a", 0, 4}, {"b", 8, 4}, {"s", 16, 4}}}});
+    other.ModuleKnown(Context(1), Module(0xA));
+    Answer(&other, Context(1), {{{Module(0xA), "a"}, {0x5000, 4}}, {{Module(0xA), "b"}, {0x7000, 4}}});
+    const std::string why = other.Plan(Context(1)).unsafe;
+    EXPECT_NE(why.find("2 found, 1 inconsistent, at most 1 at the cubin's offsets"), std::string::npos) << why;
+    EXPECT_NE(why.find("3 variable(s) named in the cubin"), std::string::npos) << why;
+}
+
 TEST(DeviceMemoryMap, SectionsWithoutNamedVariablesAreNeverPlaced) {
     DeviceMemoryMap map;
     map.CubinLoaded(Context(1), 3, {CubinDataSection{".nv.global", 16, {}}});
     map.ModuleKnown(Context(1), Module(0xA));
     EXPECT_TRUE(map.PendingLookups(Context(1)).empty());
     EXPECT_NE(map.Plan(Context(1)).unsafe.find("could not be located"), std::string::npos);
+}
+
+// In a process with a communication library's memory only the launched kernel's own module must be located: NCCL's
+// module (its kernels are never replayed, so nothing looks its variables up) no longer makes every launch NA.
+TEST(DeviceMemoryMap, EagerLaunchesNeedOnlyTheirOwnModulesVariablesWhereACommunicationLibraryHasMemory) {
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+    map.CubinLoaded(Context(1), 1, {CubinDataSection{".nv.global", 8, {{"mine", 0, 8}}}}, std::vector<std::string>{"_Z4mainv"});
+    map.CubinLoaded(Context(1), 2, {CubinDataSection{".nv.global.init", 64, {{"ncclState", 0, 64}}}},
+                    std::vector<std::string>{"ncclDevKernel"});
+    map.ModuleKnown(Context(1), Module(0xA));
+    Answer(&map, Context(1), {{{Module(0xA), "mine"}, {0x5000, 8}}});
+    const auto words = [] { return std::optional<std::vector<uint64_t>>(std::vector<uint64_t>{}); };
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"_Z4mainv"}, words).unsafe.find("CUPTI module 2"), std::string::npos)
+        << "no communication library: every module must be located, as before";
+
+    map.Allocated(Context(1), MemoryKind::Device, 0x100000, 0x1000, MemoryOwner::CommunicationLibrary);
+    DeviceMemoryMap::SavePlan plan = map.PlanForLaunches(Context(1), {"_Z4mainv"}, words);
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x1000, 0x100}, {0x5000, 8}})) << "its own module is saved";
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"ncclDevKernel"}, words).unsafe.find("CUPTI module 2"), std::string::npos)
+        << "a kernel of the module that is not located";
+    EXPECT_NE(map.PlanForLaunches(Context(1), {""}, words).unsafe.find("CUPTI module 2"), std::string::npos)
+        << "no kernel name: every module";
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"_Z7unknownv"}, words).unsafe.find("CUPTI module 2"), std::string::npos)
+        << "a kernel no module is known to define: every module";
+    // A batch of deferred launches: the modules of all its kernels.
+    EXPECT_TRUE(map.PlanForLaunches(Context(1), {"_Z4mainv", "_Z4mainv"}, words).unsafe.empty());
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"_Z4mainv", "ncclDevKernel"}, words).unsafe.find("CUPTI module 2"),
+              std::string::npos);
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"_Z4mainv", "_Z7unknownv"}, words).unsafe.find("CUPTI module 2"),
+              std::string::npos);
+    // A module whose functions are not known (its cubin could not be read) may define any kernel.
+    map.CubinLoaded(Context(1), 3, {CubinDataSection{".nv.global (unreadable cubin)", 1, {}}});
+    EXPECT_NE(map.PlanForLaunches(Context(1), {"_Z4mainv"}, words).unsafe.find("CUPTI module 3"), std::string::npos);
+    map.CubinUnloaded(Context(1), 3);
+    // A located module that does not define the kernel is still saved (restoring what was not written changes nothing).
+    map.CubinLoaded(Context(1), 4, {CubinDataSection{".nv.global", 4, {{"other", 0, 4}}}}, std::vector<std::string>{"_Z1fv"});
+    Answer(&map, Context(1), {{{Module(0xA), "other"}, {0x6000, 4}}});
+    plan = map.PlanForLaunches(Context(1), {"_Z4mainv"}, words);
+    ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
+    EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x1000, 0x100}, {0x5000, 8}, {0x6000, 4}}));
 }
 
 // ---- the driver calls that feed the map ------------------------------------------------------------------------
