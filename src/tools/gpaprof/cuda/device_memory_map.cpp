@@ -289,11 +289,21 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
         return std::any_of(kernels->begin(), kernels->end(), [&](const std::string& k) { return cubin.functions->contains(k); });
     };
     bool kernelModulesKnown = kernels && !kernels->empty();
+    std::string_view undefinedKernel;  // for the reason
     for (size_t k = 0; kernelModulesKnown && k < kernels->size(); ++k) {
+        undefinedKernel = (*kernels)[k];
         kernelModulesKnown = std::any_of(cubins_.begin(), cubins_.end(), [&](const auto& entry) {
             return entry.second.context == context && entry.second.functions && entry.second.functions->contains((*kernels)[k]);
         });
     }
+    auto whyNeeded = [&](const Cubin& cubin) -> std::string {
+        if (!kernels || kernels->empty()) return {};
+        if (!kernelModulesKnown) {
+            return "; needed because no loaded module is known to define the kernel " +
+                   (undefinedKernel.empty() ? std::string("(its name unknown)") : std::string(undefinedKernel.substr(0, 120)));
+        }
+        return cubin.functions ? "; it defines a kernel being replayed" : "; its functions are not known";
+    };
     for (const auto& [id, cubin] : cubins_) {
         if (cubin.context != context) continue;
         const bool needed = !kernelModulesKnown || !cubin.functions || defines(cubin);
@@ -314,7 +324,7 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
                               " found, " + std::to_string(cubin.misplaced) + " inconsistent, at most " +
                               std::to_string(cubin.bestAgreement) + " at the cubin's offsets from one address; " +
                               std::to_string(cubin.sections[s].globals.size()) + " variable(s) named in the cubin" +
-                              (kernels && !kernels->empty() && cubin.functions && defines(cubin) ? "; it defines a kernel being replayed" : "") +
+                              whyNeeded(cubin) +
                               ")";
                 plan.regions.clear();
                 return plan;

@@ -74,8 +74,17 @@ bool CopyKernelArguments(const TracingApi& api, CUfunction function, void** kern
 
 std::string LaunchReplayer::KernelName(CUfunction function) const {
     const char* name = nullptr;
-    if (!function || !api_->cuFuncGetName || api_->cuFuncGetName(&name, function) != CUDA_SUCCESS || !name) return {};
-    return name;
+    if (!function || !api_->cuFuncGetName) return {};
+    if (api_->cuFuncGetName(&name, function) == CUDA_SUCCESS && name) return name;
+    // A copied launch keeps the handle the application passed: the runtime passes a CUkernel, which names its
+    // function in the current context.
+    CUfunction resolved = nullptr;
+    if (api_->cuKernelGetFunction &&
+        api_->cuKernelGetFunction(&resolved, reinterpret_cast<CUkernel>(function)) == CUDA_SUCCESS && resolved &&
+        api_->cuFuncGetName(&name, resolved) == CUDA_SUCCESS && name) {
+        return name;
+    }
+    return {};
 }
 
 DeviceMemoryMap::SavePlan LaunchReplayer::PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const {
