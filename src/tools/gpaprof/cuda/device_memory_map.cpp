@@ -174,7 +174,8 @@ void DeviceMemoryMap::DecideLocked(Cubin* cubin, const void* handle, size_t sect
     // A name the section has twice (linked device code can keep two local symbols of one name) is found once, at
     // one of the two offsets: it says nothing about the layout.
     std::map<std::string_view, int> uses;
-    for (const CubinGlobal& global : data.globals) ++uses[global.name];
+    bool ambiguous = false;
+    for (const CubinGlobal& global : data.globals) ambiguous = ++uses[global.name] > 1 || ambiguous;
     size_t count = 0;
     std::map<uint64_t, size_t> bases;  // the section's base each unambiguous variable implies, and how many agree
     for (size_t g = 0; g < found.size() && g < data.globals.size(); ++g) {
@@ -188,7 +189,8 @@ void DeviceMemoryMap::DecideLocked(Cubin* cubin, const void* handle, size_t sect
     std::vector<MemoryRegion> regions;
     if (bases.size() == 1 && bases.begin()->first != ~uint64_t{0} && agreeing >= 2) {
         regions.push_back({bases.begin()->first, data.size});  // two variables agree: the driver kept the layout
-    } else if (count == data.globals.size() && count > 0) {
+    } else if (count == data.globals.size() && count > 0 && !ambiguous) {
+        // (Not with a name twice: both would be saved at the one address found.)
         for (size_t g = 0; g < data.globals.size(); ++g) regions.push_back({*found[g], data.globals[g].size});
     }
     if (regions.empty()) {

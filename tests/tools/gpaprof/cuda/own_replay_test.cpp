@@ -434,6 +434,14 @@ TEST(DeviceMemoryMap, ANameTheSectionHasTwiceDoesNotMisplaceIt) {
     ASSERT_TRUE(plan.unsafe.empty()) << plan.unsafe;
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x5000, 32}}));
 
+    // Every variable found but the layout not kept: saved variable by variable, never with a name twice (both
+    // copies would be saved at the one address found).
+    DeviceMemoryMap scattered;
+    scattered.CubinLoaded(Context(1), 7, {CubinDataSection{".nv.global", 16, {{"dup", 0, 4}, {"dup", 8, 4}}}});
+    scattered.ModuleKnown(Context(1), Module(0xA));
+    Answer(&scattered, Context(1), {{{Module(0xA), "dup"}, {0x9000, 4}}});
+    EXPECT_NE(scattered.Plan(Context(1)).unsafe.find("could not be located"), std::string::npos);
+
     // Two unambiguous variables that disagree: not placed, and the reason says how far the layout held.
     DeviceMemoryMap other;
     other.CubinLoaded(Context(1), 6, {CubinDataSection{".nv.global", 32, {{"a", 0, 4}, {"b", 8, 4}, {"s", 16, 4}}}});
