@@ -5,7 +5,15 @@ BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-${1:-$BENCH_ROOT/build-gpu}}
 BIN=$BUILD/bench
 GPAPROF=$BUILD/bin/gpaprof
-BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/opengpa-bench-XXXXXX)}
+# The run's files: BENCH_TMP, or a folder of its own that goes at exit (CI's bench test left about 0.9 GB in /tmp a
+# run) unless the script keeps them for the reader (BENCH_KEEPS_FILES=1 before sourcing this: it prints "files in")
+# or KEEP_BENCH_TMP=1.
+if [ -z "${BENCH_TMP:-}" ]; then
+  BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/opengpa-bench-XXXXXX")
+  if [ "${BENCH_KEEPS_FILES:-0}" != 1 ] && [ "${KEEP_BENCH_TMP:-0}" != 1 ]; then
+    trap 'rm -rf "$BENCH_TMP"' EXIT
+  fi
+fi
 mkdir -p "$BENCH_TMP"
 
 # Wall seconds of a command (its output goes to $BENCH_TMP/last.out).

@@ -13,6 +13,7 @@
 # Usage: bench/graph_rows_vs_ncu_torch.sh [build-dir]
 #   VARIANTS ("graph compile"), MODEL (resnet18), STEPS (3), BATCH (32), WHOLE (1), TIMEOUT (400 s per command),
 #   PYTHON (python3: with torch and torchvision)
+BENCH_KEEPS_FILES=1  # it prints "files in $BENCH_TMP"
 source "$(dirname "$0")/common.sh" "$@"
 VARIANTS=${VARIANTS:-graph compile}
 MODEL=${MODEL:-resnet18}

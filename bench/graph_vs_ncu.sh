@@ -14,6 +14,7 @@
 # Usage: bench/graph_vs_ncu.sh [build-dir]
 #   LAUNCHES (50), ELEMENTS (4194304 floats per buffer: 16 MiB), SETS ("exact gpa": the metrics of EXACT, and
 #   the GPA compute set of bench/gpa_compute_metrics), TIMEOUT (300 s per command), EXACT (the metric list)
+BENCH_KEEPS_FILES=1  # it prints "files in $BENCH_TMP"
 source "$(dirname "$0")/common.sh" "$@"
 LAUNCHES=${LAUNCHES:-50}
 ELEMENTS=${ELEMENTS:-4194304}

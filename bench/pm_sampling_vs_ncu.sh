@@ -31,6 +31,7 @@
 #   ns), KERNELS (5), GIB (1), REPEATS (40), GAP_MS (20), RUNS (3: rounds for the wall times), TIMEOUT (300 s per
 #   command), NCU (path of ncu; found on the PATH or under /opt/nvidia otherwise), NSYS (path of nsys; likewise;
 #   NSYS= leaves the peer out)
+BENCH_KEEPS_FILES=1  # it prints "files in $BENCH_TMP"
 source "$(dirname "$0")/common.sh" "$@"
 INTERVAL=${INTERVAL:-100us}
 KERNELS=${KERNELS:-5}

@@ -16,6 +16,7 @@
 #   PAIRS (4), GEMM_SIZE (4096), GEMM_REPEATS (4), TOLERANCE (0.05), TIMEOUT (600 s a command), NCU (path of ncu;
 #   found on the PATH or under /opt/nvidia otherwise)
 # Exit status 1 when a kernel DIFFERs, none could be compared in a program, or a run failed.
+BENCH_KEEPS_FILES=1  # it prints "files in $BENCH_TMP"
 source "$(dirname "$0")/common.sh" "$@"
 PM_METRICS=${PM_METRICS:-sm-throughput,sm__cycles_active.avg.pct_of_peak_sustained_elapsed}
 INTERVAL=${INTERVAL:-200us}

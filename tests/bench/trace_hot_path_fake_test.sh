@@ -4,10 +4,16 @@
 # Usage: trace_hot_path_fake_test.sh <bench script> <build dir>
 set -uo pipefail
 script=$1 build=$2
-out=$(LAUNCHES=20000 ROUNDS=1 bash "$script" "$build" 2>&1)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/tmp"
+out=$(TMPDIR=$scratch/tmp LAUNCHES=20000 ROUNDS=1 bash "$script" "$build" 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: the script exited $rc"; exit 1; }
+# Its files go with it (437 MB with these settings; CI runs this test twice).
+left=$(ls -A "$scratch/tmp")
+[ -z "$left" ] || { echo "FAIL: the bench left files behind: $left"; exit 1; }
 for row in no-subscriber gpaprof-empty gpaprof gpaprof-F; do
   echo "$out" | grep -Eq "^$row +[0-9]+\.[0-9] " || { echo "FAIL: no time for $row"; exit 1; }
 done
@@ -15,8 +21,6 @@ done
 # floor): the stand-in counts the callbacks it delivered, 6 a launch (the runtime launch, the driver launch inside
 # it and cudaGetLastError, each entered and left).
 # (The output into a variable first: grep -q ending a pipe early would fail it under pipefail.)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 check=$(GPAPROF_CUDA_TRACING_LIBRARY=$build/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so \
   "$build/bin/gpaprof" -t --no-progress -o "$scratch/check" -- "$build/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app" \
   --launches 100 --driver-every 0 2>&1)
