@@ -17,6 +17,7 @@ PM = os.path.join(DATA, "pm_phases.pmsampling.csv")
 SM = "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"
 GR = "gr__cycles_active.avg.pct_of_peak_sustained_elapsed"
 failures = []
+SCRATCH = tempfile.TemporaryDirectory()  # the stand-in exports, removed at exit (they were left in /tmp)
 
 
 def kernel_names():
@@ -26,7 +27,7 @@ def kernel_names():
 
 
 def ncu_export(values, metric=SM):
-    handle, path = tempfile.mkstemp(suffix=".csv")
+    handle, path = tempfile.mkstemp(suffix=".csv", dir=SCRATCH.name)
     with os.fdopen(handle, "w") as out:
         out.write('"ID","Kernel Name","%s"\n"","","%%"\n' % metric)
         for i, (name, value) in enumerate(zip(kernel_names(), values)):
