@@ -65,8 +65,8 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error);
 std::string HelpText();
 
 // One line for each option given that the modes given leave without effect (--counters without -p, a kernel filter
-// without -p or -O, --sym without -t): a run must not silently ignore what the
-// user asked for. Empty when every option given has an effect. (Called once the modes are settled.)
+// without -p or -O, --sym without -t): a run must not silently ignore what the user asked for. Empty when every
+// option given has an effect. (Called once the modes are settled.)
 std::vector<std::string> OptionsWithoutEffect(const Options& options);
 
 }  // namespace gpaprof::cli

@@ -480,8 +480,7 @@ bool CounterCollector::ReplayPasses(ContextState* state, const LaunchCall& launc
         PopRange(state);
         const gpa::Outcome stopped = stop();
         if (relaunched != CUDA_SUCCESS) {
-            return abandon("issuing the launch again failed (CUresult " + std::to_string(static_cast<int>(relaunched)) + ")",
-                           pass + 1, dirty);
+            return abandon("issuing the launch again failed: " + replayer_->DescribeRelaunch(relaunched), pass + 1, dirty);
         }
         if (!stopped.ok()) return abandon(stopped.reason(), pass + 1, dirty);
         if (state->allSubmitted) {
@@ -607,7 +606,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
                     }
                     if (dispatch.launched) {
                         if (const CUresult r = replayer_->Relaunch(dispatch.launch); r != CUDA_SUCCESS) {
-                            failure = "issuing a launch again failed (CUresult " + std::to_string(static_cast<int>(r)) + ")";
+                            failure = "issuing a launch again failed: " + replayer_->DescribeRelaunch(dispatch.launch, r);
                         }
                     }
                     lap(&statistics_.relaunchNs);

@@ -32,12 +32,6 @@ bool IsGlobalSection(const std::string& name) {
 
 }  // namespace
 
-std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* image, size_t size, std::string* problem) {
-    std::optional<CubinContents> contents = ReadCubinContents(image, size, problem);
-    if (!contents) return std::nullopt;
-    return std::move(contents->sections);
-}
-
 std::optional<CubinContents> ReadCubinContents(const void* bytes, size_t size, std::string* problem) {
     const auto* image = static_cast<const uint8_t*>(bytes);
     Elf64_Ehdr header;

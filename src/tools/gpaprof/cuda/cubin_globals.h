@@ -39,6 +39,5 @@ struct CubinContents {
 
 // nullopt with *problem when the image is not an ELF64 little-endian file or its tables are cut short.
 std::optional<CubinContents> ReadCubinContents(const void* image, size_t size, std::string* problem);
-std::optional<std::vector<CubinDataSection>> ReadCubinDataSections(const void* image, size_t size, std::string* problem);
 
 }  // namespace gpaprof::cuda

@@ -355,11 +355,12 @@ DeviceMemoryMap::SavePlan DeviceMemoryMap::Plan(CUcontext context, const std::ve
 }
 
 DeviceMemoryMap::SavePlan DeviceMemoryMap::PlanForLaunches(
-    CUcontext context, const std::vector<std::string>& kernels,
+    CUcontext context, const std::function<std::vector<std::string>()>& kernels,
     const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const {
     if (!HasCommunicationMemory()) return Plan(context);
     const std::optional<std::vector<uint64_t>> words = argumentWords();
-    return Plan(context, words ? &*words : nullptr, &kernels);  // unread arguments: pinned memory still refuses
+    const std::vector<std::string> names = kernels();
+    return Plan(context, words ? &*words : nullptr, &names);  // unread arguments: pinned memory still refuses
 }
 
 std::vector<uint64_t> ArgumentWords(const std::vector<uint8_t>& arguments, const std::vector<size_t>& offsets) {

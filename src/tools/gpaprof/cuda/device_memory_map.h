@@ -148,8 +148,13 @@ public:
     // be located (Plan's `kernels`: NCCL's module, whose kernels gpaprof never replays, is not located in such a
     // process). Elsewhere the dispatch still goes to CUPTI's replay, which gave right results for kernels writing
     // host memory.
-    SavePlan PlanForLaunches(CUcontext context, const std::vector<std::string>& kernels,
+    // `kernels` too is called only then (naming a copied launch's kernel takes driver calls).
+    SavePlan PlanForLaunches(CUcontext context, const std::function<std::vector<std::string>()>& kernels,
                              const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const;
+    SavePlan PlanForLaunches(CUcontext context, const std::vector<std::string>& kernels,
+                             const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const {
+        return PlanForLaunches(context, [&] { return kernels; }, argumentWords);
+    }
 
     size_t AllocationCount() const;
     // Whether the process has live allocations of a communication library (MemoryOwner).

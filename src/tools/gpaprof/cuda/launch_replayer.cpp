@@ -88,7 +88,7 @@ std::string LaunchReplayer::KernelName(CUfunction function) const {
 }
 
 DeviceMemoryMap::SavePlan LaunchReplayer::PlanFor(const LaunchCall& launch, void** kernelParams, void** extra) const {
-    return memory_->PlanForLaunches(launch.context, {KernelName(launch.function)},
+    return memory_->PlanForLaunches(launch.context, [&] { return std::vector<std::string>{KernelName(launch.function)}; },
                                     [&]() -> std::optional<std::vector<uint64_t>> {
                                         LaunchCopy copy;
                                         std::string why;
@@ -176,6 +176,32 @@ std::string LaunchReplayer::Describe(CUresult result) const {
     const char* name = nullptr;
     if (api_->cuGetErrorName(result, &name) != CUDA_SUCCESS || !name) name = "CUDA error";
     return std::string(name) + " (" + std::to_string(static_cast<int>(result)) + ")";
+}
+
+std::string LaunchReplayer::DescribeRelaunch(const LaunchCopy& copy, CUresult result) const {
+    const std::string name = KernelName(copy.function);
+    auto dims = [](const unsigned (&d)[3]) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+    };
+    std::string text = Describe(result) + " for " + (name.empty() ? "a kernel the driver does not name" : name) +
+                       ", grid " + dims(copy.grid) + ", block " + dims(copy.block) + ", " +
+                       std::to_string(copy.sharedBytes) + " bytes of dynamic shared memory, " +
+                       std::to_string(copy.arguments.size()) + " bytes of arguments";
+    if (copy.hasConfig) {
+        text += ", cuLaunchKernelEx with " + std::to_string(copy.attributes.size()) + " attribute(s)";
+        for (size_t a = 0; a < copy.attributes.size(); ++a) {
+            text += (a ? ", " : " (CUlaunchAttributeID ") + std::to_string(static_cast<int>(copy.attributes[a].id));
+        }
+        if (!copy.attributes.empty()) text += ")";
+    }
+    return text;
+}
+
+std::string LaunchReplayer::DescribeRelaunch(CUresult result) const {
+    LaunchCopy copy;
+    std::string why;
+    if (!CopyLaunch(current_, &copy, &why)) return Describe(result) + " (the launch could not be read: " + why + ")";
+    return DescribeRelaunch(copy, result);
 }
 
 void LaunchReplayer::ResolveModuleData(CUcontext context, CUfunction function, CUfunction launched) {
@@ -396,8 +422,11 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why, const
 
 bool LaunchReplayer::BeginBatchReplay(CUcontext context, const std::vector<const LaunchCopy*>& launches, std::string* why) {
     return BeginBatchReplayOf(context, why, [&] {
-        std::vector<std::string> kernels;
-        for (const LaunchCopy* launch : launches) kernels.push_back(KernelName(launch->function));
+        auto kernels = [&] {
+            std::vector<std::string> names;
+            for (const LaunchCopy* launch : launches) names.push_back(KernelName(launch->function));
+            return names;
+        };
         return memory_->PlanForLaunches(context, kernels, [&]() -> std::optional<std::vector<uint64_t>> {
             std::vector<uint64_t> words;
             for (const LaunchCopy* launch : launches) {

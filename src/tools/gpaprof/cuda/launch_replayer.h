@@ -179,6 +179,10 @@ public:
     };
     Statistics statistics() const { return statistics_; }
     std::string Describe(CUresult result) const;  // "CUDA_ERROR_INVALID_VALUE (1)"
+    // A launch issued again that failed, for the NA note: its kernel, shape and launch attributes. The second form
+    // is the launch between Begin and End.
+    std::string DescribeRelaunch(const LaunchCopy& copy, CUresult result) const;
+    std::string DescribeRelaunch(CUresult result) const;
 
 private:
     struct Shadow {

@@ -21,6 +21,7 @@
 #include "tools/gpaprof/cuda/cubin_globals.h"
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/device_memory_map.h"
+#include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/cuda/memory_calls.h"
 #include "tools/gpaprof/cuda/replay_windows.h"
 
@@ -44,11 +45,11 @@ TEST(CubinGlobals, WritableVariablesOfACubinBuiltWithNvcc) {
     const std::vector<char> image = ReadFile(GPAPROF_TEST_CUBIN);
     ASSERT_FALSE(image.empty()) << GPAPROF_TEST_CUBIN;
     std::string problem;
-    const std::optional<std::vector<CubinDataSection>> sections = ReadCubinDataSections(image.data(), image.size(), &problem);
-    ASSERT_TRUE(sections) << problem;
+    const std::optional<CubinContents> contents = ReadCubinContents(image.data(), image.size(), &problem);
+    ASSERT_TRUE(contents) << problem;
     std::map<std::string, CubinGlobal> globals;
     std::map<std::string, std::string> sectionOf;
-    for (const CubinDataSection& section : *sections) {
+    for (const CubinDataSection& section : contents->sections) {
         uint64_t end = 0;
         for (const CubinGlobal& global : section.globals) {
             globals[global.name] = global;
@@ -69,8 +70,6 @@ TEST(CubinGlobals, WritableVariablesOfACubinBuiltWithNvcc) {
     for (const auto& [name, global] : globals) hidden = hidden || (name.find("hidden") != std::string::npos && global.size == 24);
     EXPECT_TRUE(hidden) << "the file-scope static is in the section too";
     EXPECT_FALSE(globals.count("coefficients")) << "constant memory is not writable by kernels";
-    const std::optional<CubinContents> contents = ReadCubinContents(image.data(), image.size(), &problem);
-    ASSERT_TRUE(contents) << problem;
     EXPECT_NE(std::find(contents->functions.begin(), contents->functions.end(), "_Z5touchPi"), contents->functions.end())
         << "the kernel, by the name cuFuncGetName gives";
     EXPECT_EQ(std::find(contents->functions.begin(), contents->functions.end(), "counter"), contents->functions.end())
@@ -81,17 +80,17 @@ TEST(CubinGlobals, WritableVariablesOfACubinBuiltWithNvcc) {
 TEST(CubinGlobals, ImagesThatAreNotCubinsAreRefused) {
     std::string problem;
     const char text[] = "not an ELF file at all";
-    EXPECT_FALSE(ReadCubinDataSections(text, sizeof text, &problem));
+    EXPECT_FALSE(ReadCubinContents(text, sizeof text, &problem));
     EXPECT_EQ(problem, "not an ELF image");
-    EXPECT_FALSE(ReadCubinDataSections(nullptr, 0, &problem));
+    EXPECT_FALSE(ReadCubinContents(nullptr, 0, &problem));
 #ifdef GPAPROF_TEST_CUBIN
     std::vector<char> image = ReadFile(GPAPROF_TEST_CUBIN);
     ASSERT_GT(image.size(), 256u);
     // Cut short: the section table (at the end of nvcc's cubins) is missing.
-    EXPECT_FALSE(ReadCubinDataSections(image.data(), image.size() / 2, &problem));
+    EXPECT_FALSE(ReadCubinContents(image.data(), image.size() / 2, &problem));
     EXPECT_FALSE(problem.empty());
     image[4] = 1;  // ELFCLASS32
-    EXPECT_FALSE(ReadCubinDataSections(image.data(), image.size(), &problem));
+    EXPECT_FALSE(ReadCubinContents(image.data(), image.size(), &problem));
     EXPECT_EQ(problem, "not a 64-bit little-endian ELF image");
 #endif
 }
@@ -505,6 +504,22 @@ TEST(DeviceMemoryMap, EagerLaunchesNeedOnlyTheirOwnModulesVariablesWhereACommuni
     EXPECT_EQ(plan.regions, (std::vector<MemoryRegion>{{0x1000, 0x100}, {0x5000, 8}, {0x6000, 4}}));
 }
 
+TEST(DeviceMemoryMap, KernelNamesAreAskedForOnlyWhereACommunicationLibraryHasMemory) {
+    DeviceMemoryMap map;
+    map.Allocated(Context(1), MemoryKind::Device, 0x1000, 0x100);
+    int asked = 0;
+    const auto kernels = [&] {
+        ++asked;
+        return std::vector<std::string>{"_Z4mainv"};
+    };
+    const auto words = [] { return std::optional<std::vector<uint64_t>>(std::vector<uint64_t>{}); };
+    EXPECT_TRUE(map.PlanForLaunches(Context(1), kernels, words).unsafe.empty());
+    EXPECT_EQ(asked, 0) << "naming a copied launch's kernel takes driver calls: not where the names are not used";
+    map.Allocated(Context(1), MemoryKind::Device, 0x100000, 0x1000, MemoryOwner::CommunicationLibrary);
+    EXPECT_TRUE(map.PlanForLaunches(Context(1), kernels, words).unsafe.empty());
+    EXPECT_EQ(asked, 1);
+}
+
 // ---- the driver calls that feed the map ------------------------------------------------------------------------
 
 TEST(MemoryCalls, AllocationsAndFreesOfEveryKind) {
@@ -674,6 +689,50 @@ TEST(LaunchParametersForReplay, KernelArgumentsStreamsAndCooperativeLaunches) {
     EXPECT_TRUE(launch->cooperative) << "the cooperative launch attribute";
     attribute.value.cooperative = 0;
     EXPECT_FALSE(KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &ex)->cooperative);
+}
+
+// A stand-in driver for naming a launch in a failure note: only the runtime's CUkernel 0x2 has a name, through
+// its function 0x20 in the current context.
+CUresult StandInErrorName(CUresult result, const char** name) {
+    *name = result == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : nullptr;
+    return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult StandInFuncName(const char** name, CUfunction function) {
+    if (function != reinterpret_cast<CUfunction>(0x20)) return CUDA_ERROR_INVALID_HANDLE;
+    *name = "_Z4gemmPf";
+    return CUDA_SUCCESS;
+}
+CUresult StandInKernelFunction(CUfunction* function, CUkernel kernel) {
+    if (kernel != reinterpret_cast<CUkernel>(0x2)) return CUDA_ERROR_INVALID_HANDLE;
+    *function = reinterpret_cast<CUfunction>(0x20);
+    return CUDA_SUCCESS;
+}
+
+TEST(LaunchReplayer, AFailedRelaunchIsDescribedWithItsKernelShapeAndAttributes) {
+    TracingApi api;
+    api.cuGetErrorName = StandInErrorName;
+    api.cuFuncGetName = StandInFuncName;
+    api.cuKernelGetFunction = StandInKernelFunction;
+    DeviceMemoryMap map;
+    LaunchReplayer replayer(&api, &map);
+    LaunchCopy copy;
+    copy.function = reinterpret_cast<CUfunction>(0x2);  // a CUkernel, as the runtime launches
+    copy.grid[0] = 132;
+    copy.block[0] = 384;
+    copy.sharedBytes = 232448;
+    copy.arguments.resize(600);
+    copy.hasConfig = true;
+    copy.attributes.resize(2);
+    copy.attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    copy.attributes[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    EXPECT_EQ(replayer.DescribeRelaunch(copy, CUDA_ERROR_INVALID_VALUE),
+              "CUDA_ERROR_INVALID_VALUE (1) for _Z4gemmPf, grid 132x1x1, block 384x1x1, 232448 bytes of dynamic shared "
+              "memory, 600 bytes of arguments, cuLaunchKernelEx with 2 attribute(s) (CUlaunchAttributeID 4, 6)");
+    copy.function = reinterpret_cast<CUfunction>(0x3);
+    copy.hasConfig = false;
+    EXPECT_EQ(replayer.DescribeRelaunch(copy, CUDA_ERROR_INVALID_VALUE),
+              "CUDA_ERROR_INVALID_VALUE (1) for a kernel the driver does not name, grid 132x1x1, block 384x1x1, 232448 "
+              "bytes of dynamic shared memory, 600 bytes of arguments");
 }
 
 }  // namespace
