@@ -287,6 +287,12 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
         Internal internal;
         auto lock = collector_->Lock();
         collector_->FlushDeferred();
+    } else if (replayer_ && domain == CudaDomain::Driver) {
+        if (const std::optional<SharedMemoryLimit> limit = DynamicSharedMemoryLimit(cbid, data->functionParams)) [[unlikely]] {
+            Internal internal;
+            auto lock = collector_->Lock();
+            collector_->BeforeSharedMemoryLimit(*limit);
+        }
     }
     // After the collector's lock, never before: a replay holds that lock while it waits for the gate. A free
     // holds it too: the memory map forgets the allocation when the free returns, and until then a snapshot

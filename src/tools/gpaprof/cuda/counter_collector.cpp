@@ -771,6 +771,25 @@ void CounterCollector::FlushDeferred() {
     }
 }
 
+void CounterCollector::BeforeSharedMemoryLimit(const SharedMemoryLimit& limit) {
+    // A launch names its function by the handle it was given or the CUfunction that ran; cuKernelSetAttribute's
+    // kernel is either, or resolves to the latter in the current context.
+    CUfunction handles[3] = {limit.function, reinterpret_cast<CUfunction>(limit.kernel), nullptr};
+    if (limit.kernel && replayer_->api()->cuKernelGetFunction &&
+        replayer_->api()->cuKernelGetFunction(&handles[2], limit.kernel) != CUDA_SUCCESS) {
+        handles[2] = nullptr;
+    }
+    auto named = [&](CUfunction f) { return f && std::find(std::begin(handles), std::end(handles), f) != std::end(handles); };
+    for (auto& [context, state] : contexts_) {
+        if (!state->configured || !state->deferredBatch) continue;
+        const bool over = std::any_of(state->deferred.begin(), state->deferred.end(), [&](const ContextState::Deferred& d) {
+            return d.launched && d.launch.sharedBytes > static_cast<unsigned>(std::max(limit.bytes, 0)) &&
+                   (named(d.launch.function) || named(d.launch.resolved));
+        });
+        if (over) FlushLocked(state.get());
+    }
+}
+
 std::string CounterCollector::UnprofiledReason(CUcontext context, bool waits, bool severalDevices) {
     ContextState* state = StateFor(context);
     if (state->failed) return {};

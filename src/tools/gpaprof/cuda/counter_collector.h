@@ -33,6 +33,7 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/cuda/counter_setup.h"
 #include "tools/gpaprof/cuda/counter_setup_ahead.h"
+#include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/graph_programs.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
 #include "tools/gpaprof/files/profile_model.h"
@@ -103,6 +104,10 @@ public:
     void FlushAllForCrash();
     // Deferred batches of every context, before memory they may restore goes away (a free, an unload).
     void FlushDeferred();
+    // Before the application sets a function's dynamic shared memory limit: a batch holding a deferred launch of it
+    // that used more ends first. Its launches are issued again when the batch ends, under the limit of that moment,
+    // and one over it fails (cuDNN sets the limit before each launch of some kernels, lower for smaller launches).
+    void BeforeSharedMemoryLimit(const SharedMemoryLimit& limit);
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
     // Before a driver call that makes another context current on the calling thread (context_calls.h):

@@ -140,15 +140,15 @@ public:
     // memory is not seen.) Where a kernel is defined by no module known, every module's variables must be located.
     SavePlan Plan(CUcontext context, const std::vector<uint64_t>* pinnedByArguments = nullptr,
                   const std::vector<std::string>* kernels = nullptr) const;
-    // What to save for eager launches of `kernels` (one launch, or a batch of deferred ones). In a process with a
-    // communication library's memory CUPTI's kernel replay is ruled out (CounterCollector::KernelReplayHazard), so
-    // what would send the dispatches there is narrowed instead of making them NA: pinned host memory is treated as
-    // for CUDA graphs (saved where one of the launches' arguments, `argumentWords`, called only then, nullopt where
-    // they cannot be read, points into it; left alone otherwise), and only the kernels' own modules' variables must
-    // be located (Plan's `kernels`: NCCL's module, whose kernels gpaprof never replays, is not located in such a
-    // process). Elsewhere the dispatch still goes to CUPTI's replay, which gave right results for kernels writing
-    // host memory.
-    // `kernels` too is called only then (naming a copied launch's kernel takes driver calls).
+    // What to save for an eager launch of `kernels`. In a process with a communication library's memory CUPTI's
+    // kernel replay is ruled out (CounterCollector::KernelReplayHazard), so what would send the dispatch there is
+    // narrowed instead of making it NA: pinned host memory is treated as for CUDA graphs (saved where one of the
+    // launch's arguments, `argumentWords`, nullopt where they cannot be read, points into it; left alone otherwise),
+    // and only the kernel's own module's variables must be located (Plan's `kernels`: NCCL's module, whose kernels
+    // gpaprof never replays, is not located in such a process). Elsewhere the dispatch still goes to CUPTI's replay,
+    // which gave right results for kernels writing host memory. `kernels` and `argumentWords` are called only where
+    // narrowing (naming a copied launch's kernel takes driver calls). A batch of deferred launches is always
+    // narrowed (LaunchReplayer::BeginBatchReplay).
     SavePlan PlanForLaunches(CUcontext context, const std::function<std::vector<std::string>()>& kernels,
                              const std::function<std::optional<std::vector<uint64_t>>()>& argumentWords) const;
     SavePlan PlanForLaunches(CUcontext context, const std::vector<std::string>& kernels,

@@ -385,6 +385,7 @@ bool LaunchReplayer::CopyLaunch(const LaunchCall& launch, LaunchCopy* copy, std:
     }
     *copy = LaunchCopy{};
     copy->function = p->function;
+    copy->resolved = launch.function;
     for (int d = 0; d < 3; ++d) {
         copy->grid[d] = static_cast<unsigned>(p->grid[d]);
         copy->block[d] = static_cast<unsigned>(p->block[d]);
@@ -422,19 +423,19 @@ bool LaunchReplayer::BeginBatchReplay(CUcontext context, std::string* why, const
 
 bool LaunchReplayer::BeginBatchReplay(CUcontext context, const std::vector<const LaunchCopy*>& launches, std::string* why) {
     return BeginBatchReplayOf(context, why, [&] {
-        auto kernels = [&] {
-            std::vector<std::string> names;
-            for (const LaunchCopy* launch : launches) names.push_back(KernelName(launch->function));
-            return names;
-        };
-        return memory_->PlanForLaunches(context, kernels, [&]() -> std::optional<std::vector<uint64_t>> {
-            std::vector<uint64_t> words;
-            for (const LaunchCopy* launch : launches) {
-                const std::vector<uint64_t> more = ArgumentWords(launch->arguments, launch->argumentOffsets);
-                words.insert(words.end(), more.begin(), more.end());
-            }
-            return words;
-        });
+        // Always narrowed as where a communication library has memory, whether or not it still has: each launch was
+        // deferred because its memory could be saved then, and the batch has no other way left (its launches ran).
+        // The library's memory goes before the batch ends when the program tears it down (DDP's last batch of
+        // optimizer kernels was NA: "pinned host memory"). Memory made after a launch is not reachable from its
+        // arguments, nor from device memory as it is put back for the launch.
+        std::vector<std::string> kernels;
+        std::vector<uint64_t> words;
+        for (const LaunchCopy* launch : launches) {
+            kernels.push_back(KernelName(launch->function));
+            const std::vector<uint64_t> more = ArgumentWords(launch->arguments, launch->argumentOffsets);
+            words.insert(words.end(), more.begin(), more.end());
+        }
+        return memory_->Plan(context, &words, &kernels);
     });
 }
 

@@ -47,7 +47,8 @@ struct LaunchCall {
 
 // A launch copied for issuing it again after the application's call returned: its arguments by value.
 struct LaunchCopy {
-    CUfunction function = nullptr;
+    CUfunction function = nullptr;          // as the application launched it (the runtime passes a CUkernel)
+    CUfunction resolved = nullptr;          // the CUfunction it ran as in its context (LaunchCall::function)
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     unsigned sharedBytes = 0;
     std::vector<uint8_t> arguments;         // every kernel parameter, or the CU_LAUNCH_PARAM_BUFFER_POINTER buffer
@@ -126,7 +127,8 @@ public:
     // gpaprof's; EndBatchReplay puts the saved memory back, waits, and releases everything.
     // `pinnedByArguments`: a CUDA graph's kernel arguments (DeviceMemoryMap::Plan).
     bool BeginBatchReplay(CUcontext context, std::string* why, const std::vector<uint64_t>* pinnedByArguments = nullptr);
-    // The same for a batch of deferred eager launches: what they could write (DeviceMemoryMap::PlanForLaunches).
+    // The same for a batch of deferred eager launches: what they could write, narrowed to their arguments' pinned
+    // memory and their kernels' modules (DeviceMemoryMap::Plan with both) whatever the process holds now.
     bool BeginBatchReplay(CUcontext context, const std::vector<const LaunchCopy*>& launches, std::string* why);
     bool RestoreSnapshot(const Snapshot& snapshot, std::string* why);
     CUresult Relaunch(const LaunchCopy& copy);

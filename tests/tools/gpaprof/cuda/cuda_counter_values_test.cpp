@@ -166,6 +166,33 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
     }
 }
 
+// A deferred launch is issued again when its batch ends: a kernel whose dynamic shared memory limit the program
+// lowers between two launches (as cuDNN does) must still be measured in both, and run once each. Before the batch
+// ended at the lower limit, the 96 KiB launch failed again with CUDA_ERROR_INVALID_VALUE and its batch was NA (DDP
+// ResNet-18: cuDNN's bn_fw_tr_1C11_singleread, one batch a step).
+TEST_F(GpaprofCuda, OwnReplayKeepsTheSharedMemoryLimitOfEachLaunch) {
+    const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_shared_limits"},
+                                  {App("replay_kernels"), "--iterations", "3", "--shared-limits"}, {{"GPAPROF_CUDA_STATS", "1"}});
+    ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
+    EXPECT_EQ(run.err.find("are NA"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
+    const CsvFile csv = ReadCsv("own_shared_limits.csv");
+    ASSERT_EQ(csv.rows.size(), 21u);
+    EXPECT_EQ(ParseStats(run.err).own, 21) << "every dispatch replayed by gpaprof";
+    size_t shared = 0;
+    for (const DispatchRow& row : csv.rows) {
+        SCOPED_TRACE(row.method);
+        shared += KernelOf(row).find("shared_add") != std::string::npos;
+        for (const std::string& name : kDeterministic) {
+            const CounterValue* value = Counter(row, name);
+            ASSERT_NE(value, nullptr) << name;
+            EXPECT_NE(value->kind, CounterValue::Kind::NotAvailable) << name;
+        }
+        EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
+    }
+    EXPECT_EQ(shared, 6u);
+}
+
 // With the trace as well: one kernel line per launch of the application (none of gpaprof's replay launches);
 // their device times are there, or gpaprof says why not.
 TEST_F(GpaprofCuda, OwnReplayKeepsOneKernelLinePerLaunchInTheTrace) {

@@ -2,7 +2,8 @@
 // several passes every launch is replayed, and the program checks on the host that its results are exactly
 // those of one execution per launch (integers only, so "exactly" is exact).
 //
-//   replay_kernels [--iterations N] [--default-stream] [--async] [--managed] [--pinned] [--writer-thread] [--probe]
+//   replay_kernels [--iterations N] [--default-stream] [--async] [--managed] [--pinned] [--writer-thread]
+//                  [--shared-limits] [--probe]
 //
 // Per iteration:
 //   scale          in place: x[i] = 3 * x[i] + 1
@@ -17,6 +18,8 @@
 // --pinned        plus a kernel incrementing mapped pinned host memory (falls back as well)
 // --writer-thread another thread copies new values into its own device buffer and reads them back, while the
 //                 kernels are replayed: a restore must never overwrite what it wrote
+// --shared-limits plus, as cuDNN does, a kernel whose dynamic shared memory limit is raised to 96 KiB for one
+//                 launch and lowered to 16 KiB for the next (in place through shared memory: +2, then +3)
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -49,6 +52,14 @@ __global__ void prefix(unsigned int* data, int n) {
     }
 }
 
+__global__ void shared_add(unsigned int* x, int n, unsigned int add) {
+    extern __shared__ unsigned int tile[];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) tile[threadIdx.x] = x[i];
+    __syncthreads();
+    if (i < n) x[i] = tile[threadIdx.x] + add;
+}
+
 __global__ void increment(unsigned int* value) {
     if (blockIdx.x == 0 && threadIdx.x == 0) *value += 1u;
 }
@@ -60,6 +71,7 @@ int main(int argc, char** argv) {
     const bool managed = HasArgument(argc, argv, "--managed");
     const bool pinned = HasArgument(argc, argv, "--pinned");
     const bool writer = HasArgument(argc, argv, "--writer-thread");
+    const bool sharedLimits = HasArgument(argc, argv, "--shared-limits");
     CHECK(cudaSetDevice(0));
     const bool defaultStream = HasArgument(argc, argv, "--default-stream");
     cudaStream_t stream = nullptr;
@@ -86,6 +98,11 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpyToSymbol(g_array, array.data(), sizeof(unsigned int) * 256));
     const unsigned int zero = 0;
     CHECK(cudaMemcpyToSymbol(g_total, &zero, sizeof zero));
+    unsigned int* dshared = nullptr;
+    if (sharedLimits) {
+        CHECK(cudaMalloc(&dshared, kN * sizeof(unsigned int)));
+        CHECK(cudaMemcpyAsync(dshared, x.data(), kN * sizeof(unsigned int), cudaMemcpyHostToDevice, stream));
+    }
     unsigned int* dmanaged = nullptr;
     if (managed) {
         CHECK(cudaMallocManaged(&dmanaged, sizeof(unsigned int)));
@@ -138,6 +155,15 @@ int main(int argc, char** argv) {
         config.blockDim = dim3(256);
         config.stream = stream;
         CHECK(cudaLaunchKernelEx(&config, scale, dx, kN));
+        if (sharedLimits) {
+            constexpr int kLarge = 96 * 1024, kSmall = 16 * 1024;
+            CHECK(cudaFuncSetAttribute(shared_add, cudaFuncAttributeMaxDynamicSharedMemorySize, kLarge));
+            shared_add<<<blocks, 256, kLarge, stream>>>(dshared, kN, 2u);
+            CHECK_LAUNCH();
+            CHECK(cudaFuncSetAttribute(shared_add, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmall));
+            shared_add<<<blocks, 256, kSmall, stream>>>(dshared, kN, 3u);
+            CHECK_LAUNCH();
+        }
         if (managed) {
             increment<<<1, 32, 0, stream>>>(dmanaged);
             CHECK_LAUNCH();
@@ -153,6 +179,12 @@ int main(int argc, char** argv) {
 
     // What one execution per launch gives.
     int wrong = 0;
+    if (sharedLimits) {
+        std::vector<unsigned int> gotShared(kN);
+        CHECK(cudaMemcpy(gotShared.data(), dshared, kN * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+        for (int i = 0; i < kN; ++i) wrong += gotShared[i] != x[i] + 5u * static_cast<unsigned int>(iterations);
+        CHECK(cudaFree(dshared));
+    }
     std::vector<unsigned int> gotX(kN), gotData(kPrefix), gotArray(256);
     unsigned int gotCounter = 0, gotTotal = 0;
     CHECK(cudaMemcpy(gotX.data(), dx, kN * sizeof(unsigned int), cudaMemcpyDeviceToHost));
