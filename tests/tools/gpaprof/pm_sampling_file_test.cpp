@@ -206,10 +206,16 @@ TEST(PmSamplingFile, StrictReadingWantsTheWritersLayout) {
 }
 
 #ifdef GPAPROF_EXECUTABLE
-TEST(PmSamplingFile, GpaprofCheckReadsItStrictly) {
+// In a scratch folder of its own, removed when the test passes (it wrote into /tmp and left four files a run).
+class PmSamplingFileCheck : public testing::ProfiledRunTest {
+protected:
+    void SetUp() override { MakeDirectory("gpaprof-pm-check"); }
+};
+
+TEST_F(PmSamplingFileCheck, GpaprofCheckReadsItStrictly) {
     using testing::Execute;
     using testing::Outcome;
-    const std::string directory = ::testing::TempDir();
+    const std::string directory = directory_;
     const std::string good = directory + "/check_good.pmsampling.csv";
     const std::string bad = directory + "/check_bad.pmsampling.csv";
     std::ofstream(good) << kText;
