@@ -8,13 +8,22 @@
 # gpaprof's own share is its row minus the floor's; the ratio against the floor is the figure to compare across
 # commits on one machine.
 #
+# The stand-in does what the real driver does around the callbacks, by default: it sweeps TOUCH_KB of memory before
+# each callback (the driver's and CUPTI's own work pushes gpaprof's state out of the core's first-level cache between
+# two callbacks: on the GPU machine a callback cost 3-4 times what it cost here without it, docs/benchmarks.md) and
+# spends LAUNCH_NS in each launch (as a real launch does: gpaprof's writer thread then keeps up with the loop, as
+# there; with 0, on this machine's two cores, the launching thread wrote half its calls itself).
+#
 # Usage: bench/trace_hot_path_fake.sh [build-dir]    (a build with the tests: default build/)
-#   LAUNCHES (200000), ROUNDS (7), PIN (a command prefix such as "taskset -c 2-5"; unpinned by default: pinned to one
-#   core, gpaprof's writer thread shares it with the loop and the launching thread ends up encoding its own calls)
+#   LAUNCHES (200000), ROUNDS (7), TOUCH_KB (32), LAUNCH_NS (2000), BASE_GPAPROF (a second gpaprof, e.g. of an
+#   earlier commit, with its own injection library beside it: a "gpaprof-base" row, for A/B comparisons in one run),
+#   PIN (a command prefix such as "taskset -c 2-5"; unpinned by default: pinned to one core, gpaprof's writer thread
+#   shares it with the loop and the launching thread ends up encoding its own calls)
 BUILD=${BUILD:-${1:-$(cd "$(dirname "$0")/.." && pwd)/build}}
 source "$(dirname "$0")/common.sh" "$BUILD"
 LAUNCHES=${LAUNCHES:-200000}
 ROUNDS=${ROUNDS:-7}
+export FAKE_CUDA_TOUCH_KB=${TOUCH_KB:-32} FAKE_CUDA_LAUNCH_NS=${LAUNCH_NS:-2000}
 PIN=${PIN:-}
 APP=$BUILD/tests/tools/gpaprof/cuda/gpaprof_fake_cuda_app
 FAKE=$BUILD/tests/tools/gpaprof/cuda/libgpaprof_fake_cuda.so
@@ -22,7 +31,7 @@ for needed in "$APP" "$FAKE" "$GPAPROF"; do
   [ -e "$needed" ] || { echo "missing $needed: build the tests first (cmake --build $BUILD)" >&2; exit 2; }
 done
 printf 'cudaGetLastError\n' > "$BENCH_TMP/left_out.txt"
-bench_header "launch hot path on the CPU (fake CUDA): $LAUNCHES launches, $ROUNDS interleaved rounds, pinned: ${PIN:-no}"
+bench_header "launch hot path on the CPU (fake CUDA): $LAUNCHES launches, $ROUNDS interleaved rounds, driver work: ${FAKE_CUDA_TOUCH_KB} KiB swept a callback, ${FAKE_CUDA_LAUNCH_NS} ns a launch, pinned: ${PIN:-no}"
 
 loop=("$APP" --launches "$LAUNCHES" --threads 1 --driver-every 0)
 export GPAPROF_CUDA_TRACING_LIBRARY=$FAKE
@@ -32,6 +41,9 @@ contenders=(
   "gpaprof|$GPAPROF -t --no-progress -o $BENCH_TMP/traced -- ${loop[*]}"
   "gpaprof-F|$GPAPROF -t --no-progress -F $BENCH_TMP/left_out.txt -o $BENCH_TMP/left_out -- ${loop[*]}"
 )
+if [ -n "${BASE_GPAPROF:-}" ]; then
+  contenders+=("gpaprof-base|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- ${loop[*]}")
+fi
 declare -A runs
 for _ in $(seq "$ROUNDS"); do
   for entry in "${contenders[@]}"; do

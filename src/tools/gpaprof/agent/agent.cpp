@@ -33,20 +33,13 @@ constexpr int kHandledSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIG
 
 std::atomic<uint64_t> g_forkGeneration{1};
 
-struct ThreadState {
-    uint64_t generation = 0;
-    uint64_t tid = 0;
-    uint64_t nextIndex[kPartCount] = {};
-    uint64_t recorded[kPartCount] = {};
-};
-thread_local ThreadState t_thread;
+thread_local ThreadCalls t_thread;
 
-ThreadState& CurrentThread() {
-    ThreadState& thread = t_thread;  // (the TLS address once: each look-up is a call in a dlopen'd library)
-    const uint64_t generation = g_forkGeneration.load(std::memory_order_relaxed);
-    if (thread.generation != generation) [[unlikely]] {
-        thread = ThreadState{};
-        thread.generation = generation;
+ThreadCalls& CurrentThread() {
+    ThreadCalls& thread = t_thread;  // (the TLS address once: each look-up is a call in a dlopen'd library)
+    if (thread.generation != g_forkGeneration.load(std::memory_order_relaxed)) [[unlikely]] {
+        thread = ThreadCalls{};
+        thread.generation = g_forkGeneration.load(std::memory_order_relaxed);
         thread.tid = static_cast<uint64_t>(syscall(SYS_gettid));
     }
     return thread;
@@ -237,7 +230,10 @@ bool Agent::Initialize() {
     }
     config_ = std::move(*config);
     if (!config_.ranks.empty() && !RankSelectedHere()) return false;
-    paused_ = config_.startDisabled;
+    hot_.paused = config_.startDisabled;
+    hot_.timed = config_.startDelayMs != 0 || config_.durationMs != 0;
+    hot_.maxApiCalls = config_.maxApiCalls;
+    hot_.forkGeneration = g_forkGeneration.load();
     if (!config_.kernelRegex.empty()) {
         try {
             kernelRegex_.emplace(config_.kernelRegex, std::regex::ECMAScript);
@@ -313,8 +309,17 @@ uint64_t Agent::Now() {
 
 uint64_t Agent::ThreadId() { return CurrentThread().tid; }
 
+ThreadCalls& Agent::CallsOfThisThread() { return CurrentThread(); }
+
+void Agent::Renumber(ThreadCalls& thread) {
+    if (thread.generation == g_forkGeneration.load(std::memory_order_relaxed)) return;
+    thread = ThreadCalls{};
+    thread.generation = g_forkGeneration.load(std::memory_order_relaxed);
+    thread.tid = static_cast<uint64_t>(syscall(SYS_gettid));
+}
+
 bool Agent::Active() const {
-    if (paused_.load(std::memory_order_relaxed)) return false;
+    if (hot_.paused.load(std::memory_order_relaxed)) return false;
     if (config_.startDelayMs == 0 && config_.durationMs == 0) return true;
     const uint64_t begin = config_.launchTimeNs + config_.startDelayMs * 1000000ull;
     const uint64_t now = Now();
@@ -322,22 +327,8 @@ bool Agent::Active() const {
     return config_.durationMs == 0 || now < begin + config_.durationMs * 1000000ull;
 }
 
-void Agent::Pause() { paused_ = true; }
-void Agent::Resume() { paused_ = false; }
-
-CallSlot Agent::BeginCall(Part part, bool excluded) {
-    CallSlot slot;
-    if (excluded || !Active()) return slot;
-    ThreadState& thread = CurrentThread();
-    const uint32_t p = static_cast<uint32_t>(part);
-    slot.index = thread.nextIndex[p]++;
-    slot.threadId = thread.tid;
-    if (thread.recorded[p] < config_.maxApiCalls) {
-        ++thread.recorded[p];
-        slot.record = true;
-    }
-    return slot;
-}
+void Agent::Pause() { hot_.paused = true; }
+void Agent::Resume() { hot_.paused = false; }
 
 bool Agent::IsExcludedApi(std::string_view name) const {
     for (const std::string& excluded : config_.excludedApis) {
@@ -530,7 +521,7 @@ void Agent::AfterForkInChild() {
     pid_ = getpid();
     new (&progressMutex_) std::mutex();
     new (&skippedMutex_) std::mutex();
-    g_forkGeneration.fetch_add(1);
+    hot_.forkGeneration = g_forkGeneration.fetch_add(1) + 1;
     finalizers_.clear();  // the parent's device work is not this process's
     beforeExec_.clear();
     spool_.ForgetAfterFork();

@@ -39,6 +39,15 @@ struct CallSlot {
                                     // need it, and a second look-up would cost the hot path a TLS access
 };
 
+// A thread's call numbering and its id (BeginCall). A caller on a hot path keeps its address (CallsOfThisThread):
+// in a library loaded with dlopen every thread_local read is a call of __tls_get_addr, about three cache lines.
+struct ThreadCalls {
+    uint64_t generation = 0;  // the fork generation it was made in: a forked child numbers its calls anew
+    uint64_t tid = 0;
+    uint64_t nextIndex[kPartCount] = {};
+    uint64_t recorded[kPartCount] = {};
+};
+
 class GPAPROF_AGENT_API Agent {
 public:
     // The process's agent, or nullptr when this process was not started by gpaprof (no GPAPROF_CONFIG)
@@ -58,7 +67,23 @@ public:
     void Resume();
 
     // API calls. `excluded`: the API is in the -F list.
-    CallSlot BeginCall(Part part, bool excluded);
+    CallSlot BeginCall(Part part, bool excluded) { return BeginCall(CallsOfThisThread(), part, excluded); }
+    // The same on the calling thread's numbering, looked up by the caller (inline: every traced call takes it).
+    CallSlot BeginCall(ThreadCalls& thread, Part part, bool excluded) {
+        CallSlot slot;
+        if (excluded || ((hot_.paused.load(std::memory_order_relaxed) || hot_.timed) && !Active())) return slot;
+        if (thread.generation != hot_.forkGeneration.load(std::memory_order_relaxed)) [[unlikely]] Renumber(thread);
+        const uint32_t p = static_cast<uint32_t>(part);
+        slot.index = thread.nextIndex[p]++;
+        slot.threadId = thread.tid;
+        if (thread.recorded[p] < hot_.maxApiCalls) {
+            ++thread.recorded[p];
+            slot.record = true;
+        }
+        return slot;
+    }
+    // The calling thread's numbering; its address stays valid while the thread lives.
+    static ThreadCalls& CallsOfThisThread();
     bool IsExcludedApi(std::string_view name) const;
 
     // Kernel dispatches: the 1-based execution order of the next dispatch of any API, and whether that
@@ -120,10 +145,19 @@ private:
     void OpenSpoolOfForkedChild();  // before the first record of a forked child
     bool KernelPassesFilters(const std::string& kernelName);
 
+    // What BeginCall reads, on one cache line.
+    struct alignas(64) Hot {
+        std::atomic<bool> paused{false};
+        bool timed = false;  // --startdelay or --profileduration: Active() looks at the clock
+        uint64_t maxApiCalls = 0;
+        std::atomic<uint64_t> forkGeneration{0};  // ThreadCalls::generation of this process's threads
+    };
+    static void Renumber(ThreadCalls& thread);  // a thread's first call, or its first in a forked child
+
+    Hot hot_;
     AgentConfig config_;
     SpoolWriter spool_;
     std::atomic<bool> reopenAfterFork_{false};  // a forked child opens its spool at its first record
-    std::atomic<bool> paused_{false};
     std::atomic<uint64_t> executionOrder_{0};
     std::atomic<uint64_t> filteredDispatches_{0};
     std::optional<std::regex> kernelRegex_;

@@ -128,9 +128,9 @@ OpenCall* CudaPart::InnermostTraced(std::vector<OpenCall>& calls) {
     const CudaDomain api = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? CudaDomain::Runtime : CudaDomain::Driver;
     std::vector<OpenCall>& calls = OpenCalls(thread);
     if (callback->callbackSite == CUPTI_API_ENTER) {
-        ApiEnter(calls, api, cbid, callback);
+        ApiEnter(thread, calls, api, cbid, callback);
     } else {
-        ApiExit(calls, api, cbid, callback);
+        ApiExit(thread, calls, api, cbid, callback);
     }
 }
 
@@ -203,7 +203,8 @@ void CudaPart::OnMemoryCallExit(uint32_t cbid, const CUpti_CallbackData* callbac
     TrackMemoryCall(memory_.get(), cbid, callback->functionParams, callback->context, result == CUDA_SUCCESS, owner);
 }
 
-void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::ApiEnter(CallbackThread& thread, std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid,
+                        const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::EnterTraced);
     const CudaApiInfo* info = ApiInfo(domain, cbid);
     // The driver launch a runtime launch makes, in a trace alone: all it adds is its kernel's staging, which
@@ -214,7 +215,7 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
     if (stageOnlyNestedLaunches_ && !calls.empty() && domain == CudaDomain::Driver && info &&
         info->apiClass == CudaApiClass::KernelLaunch) {
         cost.Retarget(CostSite::EnterNested);
-        LaunchEnter(calls, nullptr, cbid, data);
+        LaunchEnter(thread, calls, nullptr, cbid, data);
         return;
     }
     // Filled where it will stay (no OpenCall moved into the list and destroyed: ~10 ns a call).
@@ -250,7 +251,8 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
     const bool enqueues = call.apiClass == CudaApiClass::KernelLaunch || call.apiClass == CudaApiClass::Memcpy ||
                           call.apiClass == CudaApiClass::Memset;
     if (call.traced) {
-        const agent::CallSlot slot = agent_->BeginCall(agent::Part::Cuda, info ? Excluded(*info) : false);
+        if (!thread.calls) [[unlikely]] thread.calls = &Agent::CallsOfThisThread();
+        const agent::CallSlot slot = agent_->BeginCall(*thread.calls, agent::Part::Cuda, info ? Excluded(*info) : false);
         call.index = slot.index;
         call.threadId = slot.threadId;
         call.record = slot.record && slot.index && trace_ && info;
@@ -271,13 +273,13 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
     }
     if (driverLaunch) {
         Internal internal;
-        LaunchEnter(calls, &open, cbid, data);
+        LaunchEnter(thread, calls, &open, cbid, data);
     } else if (open.apiClass == CudaApiClass::GraphLaunch && domain == CudaDomain::Driver) {
         // The runtime's cudaGraphLaunch arrives here too, as the driver launch it makes.
         Internal internal;
-        if (!t_callbackThread.profilingLaunch) GraphLaunchEnter(&open, data);
+        if (!thread.profilingLaunch) GraphLaunchEnter(&open, data);
     } else if (collector_ && domain == CudaDomain::Driver && SwitchesContext(cbid, data->functionParams, data->context) &&
-               !t_callbackThread.profilingLaunch && !ThreadHoldsGate()) {
+               !thread.profilingLaunch && !ThreadHoldsGate()) {
         // (Not while this thread holds the gate: a replay holds the collector's lock while it waits for the gate.)
         Internal internal;
         auto lock = collector_->Lock();
@@ -304,7 +306,8 @@ void CudaPart::ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_
     if (open.traced) open.start = clock_->Now();
 }
 
-void CudaPart::ApiExit(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::ApiExit(CallbackThread& thread, std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid,
+                       const CUpti_CallbackData* data) {
     CostScope cost(costs_, CostSite::ExitNested);
     // The matching entry: the open call of this function with this call's correlation id. Not merely the innermost
     // of the function: an entry CUPTI never ends would take the exit of the call around it, which then stayed open
@@ -354,7 +357,7 @@ void CudaPart::ApiExit(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t
         raw.params = data->functionParams;
         raw.paramsSize = static_cast<size_t>(rawSize);
         // Into this thread's ring, for gpaprof's writer thread to encode and spool; while the process ends, at once.
-        if (rawRings_ && !exiting_.load(std::memory_order_relaxed) && rawRings_->Push(raw)) {
+        if (rawRings_ && !exiting_.load(std::memory_order_relaxed) && rawRings_->Push(raw, thread.ring)) {
             AfterCallRecord(call, name, data, raw.threadId, raw.index);
             return;
         }
@@ -440,7 +443,8 @@ void CudaPart::AfterCallRecordWork(const OpenCall& call, std::string_view name, 
     }
 }
 
-void CudaPart::LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data) {
+void CudaPart::LaunchEnter(CallbackThread& thread, std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid,
+                           const CUpti_CallbackData* data) {
     const std::optional<LaunchParameters> launch = KernelLaunchParameters(cbid, data->functionParams);
     if (!launch) return;  // cuLaunch, cuLaunchGrid: deprecated launches without a .csv row
     const CUfunction function = launch->function;
@@ -454,7 +458,7 @@ void CudaPart::LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_
     if (trace_) {
         if (OpenCall* owner = InnermostTraced(calls); owner && owner->record) {
             if (stageLaunches_ && owner->correlations.empty()) {
-                StageLaunch(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
+                StageLaunch(thread, owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
                             reinterpret_cast<uintptr_t>(function));
             } else {
                 RegisterEnqueue(owner, data->correlationId, reinterpret_cast<uintptr_t>(stream), data->context,
@@ -462,7 +466,7 @@ void CudaPart::LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_
             }
         }
     }
-    if (!call || t_callbackThread.profilingLaunch) return;  // (no open call: staged only, ApiEnter's fast path)
+    if (!call || thread.profilingLaunch) return;  // (no open call: staged only, ApiEnter's fast path)
     if (!(counters_ || occupancy_) || !function) {
         if (replayer_) call->gate = replayer_->ShareGate();
         return;
@@ -518,7 +522,7 @@ void CudaPart::LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_
     call->dispatch->context = data->context;
     call->dispatch->row = std::move(row);
     call->dispatch->counterLock = std::move(counterLock);
-    t_callbackThread.profilingLaunch = true;
+    thread.profilingLaunch = true;
     collector_->BeforeLaunch(data->context, launchCall);
 }
 

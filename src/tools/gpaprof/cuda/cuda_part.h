@@ -102,11 +102,19 @@ struct OpenCall {
 // block, read through one reference a callback: in a library the driver loads with dlopen, each thread_local read
 // is a call of __tls_get_addr, and a launch made 26 of them (docs/benchmarks.md, 2026-11-29). Trivially
 // destructible: still there in the callbacks a thread's teardown makes.
-struct CallbackThread {
+// The other libraries' per-thread state a traced call needs is reached through it too (the agent's call numbering,
+// this thread's call ring and launch stage), each looked up once a thread: a launch made 13 TLS look-ups, about
+// three cache lines each, after the driver's own work between two callbacks had pushed them out of the core's
+// first-level cache (bench/trace_hot_path_fake.sh with FAKE_CUDA_TOUCH_KB, docs/benchmarks.md, 2026-11-30).
+struct alignas(64) CallbackThread {
     int internal = 0;              // > 0 while gpaprof itself calls CUDA: its calls are not the application's
     bool profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
     std::vector<OpenCall>* openCalls = nullptr;  // this thread's calls in progress (api_callbacks.cpp), once made
+    agent::ThreadCalls* calls = nullptr;         // Agent::CallsOfThisThread(), once asked for
+    RawCallRings::ThreadCache ring;              // this thread's call ring (rawRings_)
+    StagedLaunches::ThreadCache stage;           // this thread's launch stage (staged_)
 };
+static_assert(sizeof(CallbackThread) == 64, "one cache line");
 inline thread_local CallbackThread t_callbackThread;
 
 class Internal {
@@ -181,8 +189,10 @@ private:
     bool Initialize(std::string* problem);
 
     // `calls`: this thread's open calls, looked up once a callback (OnCallback).
-    void ApiEnter(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
-    void ApiExit(std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid, const CUpti_CallbackData* data);
+    void ApiEnter(CallbackThread& thread, std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid,
+                  const CUpti_CallbackData* data);
+    void ApiExit(CallbackThread& thread, std::vector<OpenCall>& calls, CudaDomain domain, uint32_t cbid,
+                 const CUpti_CallbackData* data);
     // What follows a call's record: device times handed over while the process ends, the caller (--sym).
     void AfterCallRecord(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
                          uint64_t index) {
@@ -194,7 +204,8 @@ private:
     void AfterCallRecordWork(const OpenCall& call, std::string_view name, const CUpti_CallbackData* data, uint64_t threadId,
                              uint64_t index);
     // `calls`: this thread's open calls (`call` among them, or null where the launch has no open call of its own).
-    void LaunchEnter(std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid, const CUpti_CallbackData* data);
+    void LaunchEnter(CallbackThread& thread, std::vector<OpenCall>& calls, OpenCall* call, uint32_t cbid,
+                     const CUpti_CallbackData* data);
     void LaunchExit(OpenCall* call, bool launched);
     void OnResource(CUpti_CallbackId cbid, const CUpti_ResourceData* data);
     // Module loads and unloads (also while gpaprof itself calls CUDA: its calls may load modules lazily).
@@ -240,7 +251,8 @@ private:
     OpenCall* InnermostTraced();
     static OpenCall* InnermostTraced(std::vector<OpenCall>& calls);
     StagedLaunches staged_;  // (stageLaunches_, stageOnlyNestedLaunches_: among the callbacks' members, below)
-    void StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle);
+    void StageLaunch(CallbackThread& thread, OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context,
+                     uint64_t kernelHandle);
     // Moves the staged launches into enqueues_; the caller holds enqueueMutex_.
     void DrainStagedLaunches();
     // `ownerCorrelationId`: the owner's own id as well, when the command is registered from a call nested in it.
@@ -281,9 +293,17 @@ private:
     alignas(64) Agent* agent_;
     agent::TraceClock* clock_ = &agent::TraceClock::Process();  // the calls' start and end
     // The API table by domain and callback id (ApisByCallbackId), held here and looked up inline at every entry
-    // (FindApi's call and guard took ~9 ns of each of a launch's six callbacks).
-    std::array<const std::vector<const CudaApiInfo*>*, 2> apis_{&ApisByCallbackId(CudaDomain::Runtime),
-                                                                &ApisByCallbackId(CudaDomain::Driver)};
+    // (FindApi's call and guard took ~9 ns of each of a launch's six callbacks): each domain's slots and their
+    // count, so that a look-up reads the slot and not the vector first (one cache line fewer an entry).
+    struct ApiSlots {
+        const CudaApiInfo* const* slots;
+        size_t count;
+    };
+    static ApiSlots SlotsOf(CudaDomain domain) {
+        const std::vector<const CudaApiInfo*>& byCbid = ApisByCallbackId(domain);
+        return {byCbid.data(), byCbid.size()};
+    }
+    std::array<ApiSlots, 2> apis_{SlotsOf(CudaDomain::Runtime), SlotsOf(CudaDomain::Driver)};
     // -t: raw call records kept per thread and written by a thread of gpaprof's (raw_call_rings.h);
     // GPAPROF_CUDA_CALL_RINGS=0 writes each on the calling thread, as before (for benchmarks).
     std::unique_ptr<RawCallRings> rawRings_;
@@ -334,8 +354,8 @@ private:
 
     std::array<std::atomic<uint8_t>, 2 * kDriverApiTypeBase> excluded_{};  // 0 unknown, 1 traced, 2 excluded
     const CudaApiInfo* ApiInfo(CudaDomain domain, uint32_t cbid) const {
-        const std::vector<const CudaApiInfo*>& byCbid = *apis_[static_cast<size_t>(domain)];
-        return cbid < byCbid.size() ? byCbid[cbid] : nullptr;
+        const ApiSlots& byCbid = apis_[static_cast<size_t>(domain)];
+        return cbid < byCbid.count ? byCbid.slots[cbid] : nullptr;
     }
     // By API type: the size of the parameter struct of a call written as a raw call line (raw_call_line.h), -1
     // for a call written as an 'A' line. GPAPROF_CUDA_RAW_CALLS=0 writes every call as an 'A' line.

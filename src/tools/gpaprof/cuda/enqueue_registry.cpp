@@ -45,7 +45,8 @@ void CudaPart::RegisterEnqueue(OpenCall* owner, uint32_t correlationId, std::opt
     if (pending->ids.empty()) DeletePending(pending);  // every id was another command's: nothing refers to it
 }
 
-void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t stream, CUcontext context, uint64_t kernelHandle) {
+void CudaPart::StageLaunch(CallbackThread& thread, OpenCall* owner, uint32_t correlationId, uint64_t stream,
+                           CUcontext context, uint64_t kernelHandle) {
     CostScope cost(costs_, CostSite::Enqueue);
     StagedLaunch launch;
     launch.ids[launch.idCount++] = correlationId;
@@ -56,7 +57,7 @@ void CudaPart::StageLaunch(OpenCall* owner, uint32_t correlationId, uint64_t str
     launch.context = reinterpret_cast<uintptr_t>(context);
     launch.kernel = kernelHandle;
     launch.callClass = static_cast<uint32_t>(owner->apiClass);
-    staged_.Stage(launch);
+    staged_.Stage(launch, thread.stage);
     for (uint32_t i = 0; i < launch.idCount; ++i) owner->correlations.push_back(launch.ids[i]);
     // Stored only when it changes: a store each launch would take the line from every other thread that reads it.
     if (!unflushedEnqueues_.load(std::memory_order_relaxed)) unflushedEnqueues_.store(true, std::memory_order_relaxed);

@@ -57,9 +57,10 @@ size_t ActivityBufferSize() {
 // ---------------------------------------------------------------------------------------------------------
 // CUPTI entry points.
 
-void CUPTIAPI Callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    // (gpaprof's own calls, t_callbackThread.internal, are told apart there: one thread_local look-up a callback.)
-    if (CudaPart* part = CudaPart::Get()) part->OnCallback(domain, cbid, data);
+void CUPTIAPI Callback(void* part, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    // `part`: the CudaPart that subscribed (its user data). (gpaprof's own calls, t_callbackThread.internal, are told
+    // apart there: one thread_local look-up a callback.)
+    if (part) static_cast<CudaPart*>(part)->OnCallback(domain, cbid, data);
 }
 
 // Zeroed buffers (activity_buffer_pool.h), once CUPTI agreed to take them as such; made once, never freed:

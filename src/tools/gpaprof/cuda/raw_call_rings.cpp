@@ -34,17 +34,15 @@ struct RawCallRings::Ring {
     std::atomic<uint64_t> pushed{0};  // written by the owner only (a load and a store, no read-modify-write)
     alignas(64) std::atomic<uint64_t> head{0};
     std::atomic<bool> ownerGone{false};  // its thread ended: another may claim it once it is drained
+    ThreadCache* ownerCache = nullptr;    // where its thread keeps it (emptied when the thread ends)
     Slot slots[kSlots];
 };
 
 namespace {
 
-// The calling thread's ring (trivially destructible: valid until the thread's memory goes, after every destructor).
-struct ThreadRing {
-    uint64_t serial = 0;
-    void* ring = nullptr;
-};
-thread_local ThreadRing t_ring;
+// The calling thread's ring for Push without a cache of the caller's (trivially destructible: valid until the
+// thread's memory goes, after every destructor).
+thread_local RawCallRings::ThreadCache t_ring;
 
 std::atomic<uint64_t> g_nextSerial{1};
 pthread_key_t g_threadEndKey;
@@ -77,7 +75,9 @@ RawCallRings::~RawCallRings() {
     for (size_t i = 0; i < ringCount_.load(); ++i) delete rings_[i];
 }
 
-bool RawCallRings::Push(const RawCallFields& call) {
+bool RawCallRings::Push(const RawCallFields& call) { return Push(call, t_ring); }
+
+bool RawCallRings::Push(const RawCallFields& call, ThreadCache& cache) {
     if (writerState_.load(std::memory_order_relaxed) != 1) {
         if (writerState_.load(std::memory_order_relaxed) == 0) StartWriter();
         if (writerState_.load(std::memory_order_acquire) != 1) {
@@ -89,7 +89,7 @@ bool RawCallRings::Push(const RawCallFields& call) {
         refused_.fetch_add(1, std::memory_order_relaxed);
         return false;
     }
-    Ring* ring = CurrentRing();
+    Ring* ring = CurrentRing(cache);
     if (!ring) {
         refused_.fetch_add(1, std::memory_order_relaxed);
         return false;
@@ -124,11 +124,12 @@ bool RawCallRings::Push(const RawCallFields& call) {
     return true;
 }
 
-RawCallRings::Ring* RawCallRings::CurrentRing() {
-    if (t_ring.serial == serial_) return static_cast<Ring*>(t_ring.ring);
+RawCallRings::Ring* RawCallRings::CurrentRing(ThreadCache& cache) {
+    if (cache.serial == serial_) return static_cast<Ring*>(cache.ring);
     Ring* ring = ClaimRing();
     if (ring) {
-        t_ring = {serial_, ring};
+        cache = {serial_, ring};
+        ring->ownerCache = &cache;
         pthread_setspecific(g_threadEndKey, ring);  // ThreadEnded gives it back when the thread ends
     }
     return ring;
@@ -156,10 +157,12 @@ RawCallRings::Ring* RawCallRings::ClaimRing() {
 }
 
 void RawCallRings::ThreadEnded(void* ring) {
-    // On the ending thread, after its thread_local objects are gone: a call it still makes (a later key destructor
-    // calling CUDA) claims a ring again.
-    t_ring = {};
-    static_cast<Ring*>(ring)->ownerGone.store(true, std::memory_order_release);
+    // On the ending thread, after its thread_local objects are destroyed (their memory is still there): a call it
+    // still makes (a later key destructor calling CUDA) claims a ring again.
+    Ring* ended = static_cast<Ring*>(ring);
+    if (ended->ownerCache) *ended->ownerCache = {};
+    ended->ownerCache = nullptr;
+    ended->ownerGone.store(true, std::memory_order_release);
 }
 
 void RawCallRings::StartWriter() {

@@ -48,8 +48,16 @@ public:
     static constexpr size_t kMaxRings = 512;         // threads with a ring at once; rings of ended threads are reused
     static constexpr int kWriteIntervalMs = 5;
 
+    // The calling thread's ring, found once: a caller on a hot path keeps one of these per thread and passes it to
+    // Push (a thread_local of this library is one more TLS look-up a call). Reset when the thread ends.
+    struct ThreadCache {
+        uint64_t serial = 0;  // of the instance whose ring it is
+        void* ring = nullptr;
+    };
     // On the calling thread: false when the call is not taken (see above), and the caller writes it itself.
     bool Push(const RawCallFields& call);
+    // The same through the caller's cache of this thread's ring (one per thread, never shared between threads).
+    bool Push(const RawCallFields& call, ThreadCache& cache);
     // Writes what every ring holds now, on the calling thread (waits for the writer thread's round in progress).
     void Drain();
     // From a crash handler: as Drain, but gives up after a bounded wait for a round in progress (which may be the
@@ -69,7 +77,7 @@ public:
 
 private:
     struct Ring;
-    Ring* CurrentRing();
+    Ring* CurrentRing(ThreadCache& cache);
     Ring* ClaimRing();
     void DrainLocked();
     void WriterLoop();

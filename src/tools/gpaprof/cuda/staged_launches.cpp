@@ -8,13 +8,9 @@ namespace {
 
 std::atomic<uint64_t> g_serials{0};
 
-// The stage this thread found last, and whose it is. Trivially destructible: still there in the callbacks a
-// thread's teardown makes.
-struct CachedStage {
-    uint64_t serial = 0;
-    void* stage = nullptr;
-};
-thread_local CachedStage t_stage;
+// The stage this thread found last, and whose it is, for Stage without a cache of the caller's. Trivially
+// destructible: still there in the callbacks a thread's teardown makes.
+thread_local StagedLaunches::ThreadCache t_stage;
 
 }  // namespace
 
@@ -23,8 +19,10 @@ StagedLaunches::StagedLaunches()
 
 StagedLaunches::~StagedLaunches() = default;
 
-void StagedLaunches::Stage(const StagedLaunch& launch) {
-    ThreadStage& stage = CurrentStage();
+void StagedLaunches::Stage(const StagedLaunch& launch) { Stage(launch, t_stage); }
+
+void StagedLaunches::Stage(const StagedLaunch& launch, ThreadCache& cache) {
+    ThreadStage& stage = CurrentStage(cache);
     if (!stage.shared && !stage.pending.load(std::memory_order_acquire)) {
         const uint64_t tail = stage.tail.load(std::memory_order_relaxed);
         if (tail - stage.cachedHead >= kRingSlots) stage.cachedHead = stage.head.load(std::memory_order_acquire);
@@ -39,8 +37,8 @@ void StagedLaunches::Stage(const StagedLaunch& launch) {
     stage.pending.store(true, std::memory_order_release);
 }
 
-StagedLaunches::ThreadStage& StagedLaunches::CurrentStage() {
-    if (t_stage.serial == serial_) return *static_cast<ThreadStage*>(t_stage.stage);
+StagedLaunches::ThreadStage& StagedLaunches::CurrentStage(ThreadCache& cache) {
+    if (cache.serial == serial_) return *static_cast<ThreadStage*>(cache.stage);
     std::lock_guard<std::mutex> lock(registryMutex_);
     // This thread's stage, if it has one (another instance's stage was cached), or the stage of an ended thread
     // whose id it was given: its list is the same to everyone.
@@ -61,7 +59,7 @@ StagedLaunches::ThreadStage& StagedLaunches::CurrentStage() {
         }
         threadCount_.store(count + 1, std::memory_order_release);  // a drain sees the stage once it is made
     }
-    t_stage = {serial_, stage};
+    cache = {serial_, stage};
     return *stage;
 }
 

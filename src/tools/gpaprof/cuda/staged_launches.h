@@ -37,8 +37,16 @@ public:
     StagedLaunches(const StagedLaunches&) = delete;
     StagedLaunches& operator=(const StagedLaunches&) = delete;
 
+    // The calling thread's stage, found once: a caller on a hot path keeps one of these per thread and passes it
+    // to Stage (a thread_local of this library is one more TLS look-up a launch).
+    struct ThreadCache {
+        uint64_t serial = 0;  // of the instance whose stage it is
+        void* stage = nullptr;
+    };
     // On the launching thread.
     void Stage(const StagedLaunch& launch);
+    // The same through the caller's cache of this thread's stage (one per thread, never shared between threads).
+    void Stage(const StagedLaunch& launch, ThreadCache& cache);
 
     // Hands every staged launch to `take`, in each thread's order, and forgets it. Callers serialise their
     // drains (they hold the join table's lock). A thread's ring needs no lock; its overflow list does: a drain waits
@@ -100,7 +108,7 @@ private:
         for (; head < tail; ++head) take(stage.ring[head % kRingSlots]);
         stage.head.store(tail, std::memory_order_release);
     }
-    ThreadStage& CurrentStage();
+    ThreadStage& CurrentStage(ThreadCache& cache);
     static bool LockForDrain(ThreadStage& stage);
 
     const uint64_t serial_;  // tells this instance from an earlier one at the same address (tests make several)

@@ -187,6 +187,37 @@ TEST(RawCallRings, AnEndedThreadsRingIsReused) {
     EXPECT_EQ(written.Lines().size(), 3u);
 }
 
+// A caller's own cache of its thread's ring (CudaPart keeps one per thread): filled by the first push, emptied when
+// the thread ends (so that a call it still makes from a later key destructor claims a ring again), and the ended
+// thread's ring goes to the next thread.
+TEST(RawCallRings, ACallersCacheHoldsItsThreadsRingUntilTheThreadEnds) {
+    Written written;
+    RawCallRings rings(written.Sink());
+    RawCallRings::ThreadCache first;  // the test's memory, used by one thread only, so that it can be read after
+    void* firstRing = nullptr;
+    std::thread([&] {
+        ASSERT_TRUE(rings.Push(MakeCall(1, 0, 16).fields, first));
+        ASSERT_TRUE(rings.Push(MakeCall(1, 1, 16).fields, first));
+        firstRing = first.ring;
+        EXPECT_NE(first.serial, 0u) << "the first push filled the cache";
+    }).join();
+    EXPECT_NE(firstRing, nullptr);
+    EXPECT_EQ(first.ring, nullptr) << "emptied when its thread ended";
+    EXPECT_EQ(first.serial, 0u);
+    rings.Drain();
+    EXPECT_EQ(written.Lines().size(), 2u);
+    RawCallRings::ThreadCache second;
+    void* secondRing = nullptr;
+    std::thread([&] {
+        ASSERT_TRUE(rings.Push(MakeCall(2, 0, 16).fields, second));
+        secondRing = second.ring;
+    }).join();
+    EXPECT_EQ(secondRing, firstRing) << "the ended thread's ring, drained, went to the next thread";
+    EXPECT_EQ(rings.rings(), 1u);
+    rings.Drain();
+    EXPECT_EQ(written.Lines().size(), 3u);
+}
+
 TEST(RawCallRings, AForkedChildWritesNoneOfItsParentsAndLeavesItsOwnToItsThreads) {
     Written written;
     RawCallRings rings(written.Sink());

@@ -68,6 +68,27 @@ TEST(StagedLaunches, TwoInstancesOnOneThreadKeepTheirLaunchesApart) {
     EXPECT_EQ(a.threads(), 1u);  // the thread found its stage again after the other instance's
 }
 
+// A caller's own cache of its thread's stage (CudaPart keeps one per thread): the same stage as without one, and a
+// cache of another instance's stage is not taken for this one's.
+TEST(StagedLaunches, ACallersCacheFindsTheThreadsOwnStage) {
+    StagedLaunches a, b;
+    StagedLaunches::ThreadCache cache;
+    a.Stage(Launch(1, 0), cache);
+    a.Stage(Launch(1, 1));  // without the cache: the same thread, the same stage
+    b.Stage(Launch(1, 2), cache);  // the cache held a's stage: b finds its own
+    a.Stage(Launch(1, 3), cache);
+    const std::vector<StagedLaunch> fromA = DrainAll(a);
+    const std::vector<StagedLaunch> fromB = DrainAll(b);
+    ASSERT_EQ(fromA.size(), 3u);
+    ASSERT_EQ(fromB.size(), 1u);
+    EXPECT_EQ(fromA[0].index, 0u);
+    EXPECT_EQ(fromA[1].index, 1u);
+    EXPECT_EQ(fromA[2].index, 3u);
+    EXPECT_EQ(fromB[0].index, 2u);
+    EXPECT_EQ(a.threads(), 1u);
+    EXPECT_EQ(b.threads(), 1u);
+}
+
 TEST(StagedLaunches, EveryLaunchOfThreadsLaunchingWhileAnotherDrainsArrivesOnce) {
     StagedLaunches staged;
     constexpr uint64_t kThreads = 6, kLaunches = 20000;

@@ -89,11 +89,42 @@ bool Enabled(CUpti_CallbackDomain domain, uint32_t cbid, CUpti_CallbackFunc* cal
     return chosen != state.callbacks.end() ? chosen->second : state.domains[domain];
 }
 
+// What the real driver and CUPTI do around a callback, for bench/trace_hot_path_fake.sh: FAKE_CUDA_TOUCH_KB, memory
+// swept before each callback (theirs is large enough to push the subscriber's state out of the core's first-level
+// cache between two callbacks), and FAKE_CUDA_LAUNCH_NS, time spent inside each driver launch (a launch took about
+// 3.4 us on the GPU machine: the writer thread then keeps up, as it does there). Both 0 unless set.
+struct DriverWork {
+    size_t touchBytes = 0;
+    uint64_t launchNs = 0;
+    DriverWork() {
+        if (const char* kb = std::getenv("FAKE_CUDA_TOUCH_KB")) touchBytes = static_cast<size_t>(std::strtoul(kb, nullptr, 10)) << 10;
+        if (const char* ns = std::getenv("FAKE_CUDA_LAUNCH_NS")) launchNs = std::strtoull(ns, nullptr, 10);
+    }
+};
+const DriverWork& Work() {
+    static const DriverWork* work = new DriverWork();
+    return *work;
+}
+void Touch() {
+    const size_t bytes = Work().touchBytes;
+    if (bytes == 0) return;
+    thread_local std::vector<unsigned char>* memory = new std::vector<unsigned char>(bytes);  // never freed: tiny
+    for (size_t i = 0; i < bytes; i += 64) ++(*memory)[i];
+}
+void SpendLaunchTime() {
+    const uint64_t ns = Work().launchNs;
+    if (ns == 0) return;
+    const uint64_t until = Monotonic() + ns;
+    while (Monotonic() < until) {
+    }
+}
+
 // One API call's entry or exit, as CUPTI hands it to the subscriber.
 void Deliver(CUpti_CallbackDomain domain, uint32_t cbid, CUpti_ApiCallbackSite site, const char* name, uint32_t correlationId,
              const void* params, const void* returnValue, const char* symbolName) {
     CUpti_CallbackFunc callback = nullptr;
     void* userdata = nullptr;
+    Touch();
     if (!Enabled(domain, cbid, &callback, &userdata)) return;
     CUpti_CallbackData data{};
     data.callbackSite = site;
@@ -147,6 +178,7 @@ void DriverLaunch(uint64_t stream, uint32_t recordId) {
     Deliver(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, "cuLaunchKernel", correlationId,
             &params, nullptr, kKernelName);
     KeepKernel(recordId ? recordId : correlationId, stream);
+    SpendLaunchTime();
     Deliver(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, "cuLaunchKernel", correlationId,
             &params, &result, kKernelName);
 }
