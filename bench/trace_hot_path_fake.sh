@@ -45,8 +45,11 @@ if [ -n "${BASE_GPAPROF:-}" ]; then
   contenders+=("gpaprof-base|$BASE_GPAPROF -t --no-progress -o $BENCH_TMP/base -- ${loop[*]}")
 fi
 declare -A runs
-for _ in $(seq "$ROUNDS"); do
-  for entry in "${contenders[@]}"; do
+for round in $(seq "$ROUNDS"); do
+  # Each round starts one contender further on (a place in the round moves a row: bench/trace_launch_bound.sh).
+  count=${#contenders[@]}
+  for place in $(seq 0 $((count - 1))); do
+    entry=${contenders[$(((place + round - 1) % count))]}
     IFS='|' read -r name command <<< "$entry"
     # shellcheck disable=SC2086  # the command is a word list on purpose
     wall $PIN $command

@@ -2,9 +2,10 @@
 # Launch-bound tracing, every contender in the same rounds: the loop of ~2 us kernels alone, CUPTI's own floor
 # (bench/cupti_trace_floor: CUPTI set up inside the program, callbacks that return at once), gpaprof -t with its
 # callbacks returning at once, gpaprof -t, and the peer, Nsight Systems' CUDA trace (nsys profile --trace=cuda),
-# where it is installed. Rounds are interleaved (one run of each contender per round) so that a machine's drift
-# falls on all of them alike, the processes are pinned to the same cores (PIN), and the timed loop starts after
-# WARMUP launches (module load and first-call costs are not per-launch costs). Ratios are medians over ROUNDS.
+# where it is installed. Rounds are interleaved (one run of each contender per round, each round starting one
+# contender further on) so that a machine's drift and a place in the round fall on all of them alike, the
+# processes are pinned to the same cores (PIN), and the timed loop starts after WARMUP launches (module load and
+# first-call costs are not per-launch costs). Ratios are medians over ROUNDS.
 #
 # Usage: bench/trace_launch_bound.sh [build-dir]
 #   LAUNCHES (50000), ELEMENTS (65536), ROUNDS (7), WARMUP (100), PIN ("taskset -c 2-5" on machines of 8 cores
@@ -76,7 +77,12 @@ fi
 
 declare -A loops calls round_loop every_run
 for round in $(seq "$ROUNDS"); do
-  for entry in "${contenders[@]}"; do
+  # Each round starts one contender further on: with a fixed order, the same two builds compared in one run read
+  # 1.016 and 1.029 by the paired medians with one first, 0.999 with the other first (docs/benchmarks.md,
+  # 2026-11-30): a place in the round moves a row by as much as the changes compared.
+  count=${#contenders[@]}
+  for place in $(seq 0 $((count - 1))); do
+    entry=${contenders[$(((place + round - 1) % count))]}
     IFS='|' read -r name _ command <<< "$entry"
     fastest_run=""
     for _ in $(seq "$REPEATS"); do
