@@ -8,11 +8,12 @@
 # gpaprof's own share is its row minus the floor's; the ratio against the floor is the figure to compare across
 # commits on one machine.
 #
-# The stand-in does what the real driver does around the callbacks, by default: it sweeps TOUCH_KB of memory before
-# each callback (the driver's and CUPTI's own work pushes gpaprof's state out of the core's first-level cache between
-# two callbacks: on the GPU machine a callback cost 3-4 times what it cost here without it, docs/benchmarks.md) and
-# spends LAUNCH_NS in each launch (as a real launch does: gpaprof's writer thread then keeps up with the loop, as
-# there; with 0, on this machine's two cores, the launching thread wrote half its calls itself).
+# The stand-in does some of what the real driver does around the callbacks, by default: it sweeps TOUCH_KB of memory
+# before each callback (a model of the driver's and CUPTI's own work pushing gpaprof's state out of the core's
+# first-level cache between two callbacks: gpaprof's callbacks cost the GPU machine more than the stand-in's cost
+# here, docs/benchmarks.md, 2026-11-30) and spends LAUNCH_NS in each launch (as a real launch does: gpaprof's writer
+# thread then keeps up with the loop, as there; with 0, on a machine of two cores, the launching thread wrote about
+# half its calls itself).
 #
 # Usage: bench/trace_hot_path_fake.sh [build-dir]    (a build with the tests: default build/)
 #   LAUNCHES (200000), ROUNDS (7), TOUCH_KB (32), LAUNCH_NS (2000), BASE_GPAPROF (a second gpaprof, e.g. of an

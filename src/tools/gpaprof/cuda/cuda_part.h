@@ -104,8 +104,8 @@ struct OpenCall {
 // destructible: still there in the callbacks a thread's teardown makes.
 // The other libraries' per-thread state a traced call needs is reached through it too (the agent's call numbering,
 // this thread's call ring and launch stage), each looked up once a thread: a launch made 13 TLS look-ups, about
-// three cache lines each, after the driver's own work between two callbacks had pushed them out of the core's
-// first-level cache (bench/trace_hot_path_fake.sh with FAKE_CUDA_TOUCH_KB, docs/benchmarks.md, 2026-11-30).
+// three cache lines each where the driver's own work between two callbacks has pushed them out of the core's
+// first-level cache (callgrind with the stand-in's FAKE_CUDA_TOUCH_KB, docs/benchmarks.md, 2026-11-30).
 struct alignas(64) CallbackThread {
     int internal = 0;              // > 0 while gpaprof itself calls CUDA: its calls are not the application's
     bool profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
