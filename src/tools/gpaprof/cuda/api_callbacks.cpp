@@ -290,10 +290,10 @@ void CudaPart::ApiEnter(CallbackThread& thread, std::vector<OpenCall>& calls, Cu
         auto lock = collector_->Lock();
         collector_->FlushDeferred();
     } else if (replayer_ && domain == CudaDomain::Driver) {
-        if (const std::optional<SharedMemoryLimit> limit = DynamicSharedMemoryLimit(cbid, data->functionParams)) [[unlikely]] {
+        if (const std::optional<LaunchSetting> setting = LaunchSettingChange(cbid, data->functionParams)) [[unlikely]] {
             Internal internal;
             auto lock = collector_->Lock();
-            collector_->BeforeSharedMemoryLimit(*limit);
+            collector_->BeforeLaunchSetting(*setting, data->context);
         }
     }
     // After the collector's lock, never before: a replay holds that lock while it waits for the gate. A free

@@ -771,22 +771,34 @@ void CounterCollector::FlushDeferred() {
     }
 }
 
-void CounterCollector::BeforeSharedMemoryLimit(const SharedMemoryLimit& limit) {
-    // A launch names its function by the handle it was given or the CUfunction that ran; cuKernelSetAttribute's
+void CounterCollector::BeforeLaunchSetting(const LaunchSetting& setting, CUcontext current) {
+    const bool sharedLimit = !setting.contextWide && setting.what == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+    // (Every value is remembered, the shared memory limit's too, so that the next call compares with this one.)
+    if (!settings_.Changes(setting, current) && !sharedLimit) return;
+    if (setting.contextWide) {
+        // (Looked up, not made: a context gpaprof has not profiled in has no batch.)
+        if (auto found = contexts_.find(current); found != contexts_.end() && found->second->configured &&
+                                                  found->second->deferredBatch) {
+            FlushLocked(found->second.get());
+        }
+        return;
+    }
+    // A launch names its function by the handle it was given or the CUfunction that ran; a cuKernel... call's
     // kernel is either, or resolves to the latter in the current context.
-    CUfunction handles[3] = {limit.function, reinterpret_cast<CUfunction>(limit.kernel), nullptr};
-    if (limit.kernel && replayer_->api()->cuKernelGetFunction &&
-        replayer_->api()->cuKernelGetFunction(&handles[2], limit.kernel) != CUDA_SUCCESS) {
+    CUfunction handles[3] = {setting.function, reinterpret_cast<CUfunction>(setting.kernel), nullptr};
+    if (setting.kernel && replayer_->api()->cuKernelGetFunction &&
+        replayer_->api()->cuKernelGetFunction(&handles[2], setting.kernel) != CUDA_SUCCESS) {
         handles[2] = nullptr;
     }
     auto named = [&](CUfunction f) { return f && std::find(std::begin(handles), std::end(handles), f) != std::end(handles); };
+    const unsigned limit = static_cast<unsigned>(std::max<int64_t>(setting.value, 0));
     for (auto& [context, state] : contexts_) {
         if (!state->configured || !state->deferredBatch) continue;
-        const bool over = std::any_of(state->deferred.begin(), state->deferred.end(), [&](const ContextState::Deferred& d) {
-            return d.launched && d.launch.sharedBytes > static_cast<unsigned>(std::max(limit.bytes, 0)) &&
-                   (named(d.launch.function) || named(d.launch.resolved));
+        const bool affected = std::any_of(state->deferred.begin(), state->deferred.end(), [&](const ContextState::Deferred& d) {
+            return d.launched && (named(d.launch.function) || named(d.launch.resolved)) &&
+                   (!sharedLimit || d.launch.sharedBytes > limit);
         });
-        if (over) FlushLocked(state.get());
+        if (affected) FlushLocked(state.get());
     }
 }
 

@@ -36,6 +36,7 @@
 #include "tools/gpaprof/cuda/cuda_api_table.h"
 #include "tools/gpaprof/cuda/graph_programs.h"
 #include "tools/gpaprof/cuda/launch_replayer.h"
+#include "tools/gpaprof/cuda/launch_settings.h"
 #include "tools/gpaprof/files/profile_model.h"
 
 namespace gpaprof::cuda {
@@ -104,10 +105,14 @@ public:
     void FlushAllForCrash();
     // Deferred batches of every context, before memory they may restore goes away (a free, an unload).
     void FlushDeferred();
-    // Before the application sets a function's dynamic shared memory limit: a batch holding a deferred launch of it
-    // that used more ends first. Its launches are issued again when the batch ends, under the limit of that moment,
-    // and one over it fails (cuDNN sets the limit before each launch of some kernels, lower for smaller launches).
-    void BeforeSharedMemoryLimit(const SharedMemoryLimit& limit);
+    // Before the application changes a setting that decides how a launch runs (launch_settings.h): a batch holding a
+    // deferred launch that ran under the old value ends first, since its launches are issued again when the batch
+    // ends, under the settings of that moment. A dynamic shared memory limit ends only a batch with a launch of that
+    // function that used more (cuDNN sets the limit before each launch of some kernels, lower for smaller launches,
+    // and a launch over it fails); any other setting, a batch with a launch of that function (or, for a context's
+    // setting, any launch of that context), when the value differs from the last one set. `current`: the calling
+    // thread's context.
+    void BeforeLaunchSetting(const LaunchSetting& setting, CUcontext current);
     // The context is being destroyed: flush and release its profiler.
     void ForgetContext(CUcontext context);
     // Before a driver call that makes another context current on the calling thread (context_calls.h):
@@ -243,6 +248,7 @@ private:
     uint32_t batch_;
     ReplayMethod method_;
     const DeviceMemoryMap* communicationMemory_ = nullptr;
+    SettingsSeen settings_;  // BeforeLaunchSetting
     LaunchReplayer* replayer_;
     bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
     bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call

@@ -188,26 +188,6 @@ std::optional<uint64_t> StreamArgument(CudaDomain domain, uint32_t cbid, const v
     return domain == CudaDomain::Runtime ? RuntimeStreamArgument(cbid, params) : DriverStreamArgument(cbid, params);
 }
 
-std::optional<SharedMemoryLimit> DynamicSharedMemoryLimit(uint32_t driverCbid, const void* params) {
-    if (!params) return std::nullopt;
-    SharedMemoryLimit limit;
-    if (driverCbid == CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute) {
-        const auto* p = static_cast<const cuFuncSetAttribute_params*>(params);
-        if (p->attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return std::nullopt;
-        limit.function = p->hfunc;
-        limit.bytes = p->value;
-        return limit;
-    }
-    if (driverCbid == CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute) {
-        const auto* p = static_cast<const cuKernelSetAttribute_params*>(params);
-        if (p->attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return std::nullopt;
-        limit.kernel = p->kernel;
-        limit.bytes = p->val;
-        return limit;
-    }
-    return std::nullopt;
-}
-
 std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, const void* params) {
     if (!params) return std::nullopt;
     LaunchParameters launch;

@@ -102,15 +102,6 @@ struct LaunchParameters {
 };
 std::optional<LaunchParameters> KernelLaunchParameters(uint32_t driverCbid, const void* params);
 
-// A function's dynamic shared memory limit set by cuFuncSetAttribute or cuKernelSetAttribute
-// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); nullopt for other calls and other attributes.
-struct SharedMemoryLimit {
-    CUfunction function = nullptr;  // cuFuncSetAttribute's
-    CUkernel kernel = nullptr;      // cuKernelSetAttribute's
-    int bytes = 0;
-};
-std::optional<SharedMemoryLimit> DynamicSharedMemoryLimit(uint32_t driverCbid, const void* params);
-
 // The stream a call works on (its cudaStream_t / CUstream parameter), when it has one.
 std::optional<uint64_t> StreamArgument(CudaDomain domain, uint32_t cbid, const void* params);
 

@@ -193,6 +193,33 @@ TEST_F(GpaprofCuda, OwnReplayKeepsTheSharedMemoryLimitOfEachLaunch) {
     EXPECT_EQ(shared, 6u);
 }
 
+// The same for a function attribute a launch depends on: clusters of 16 blocks are allowed for one launch, then no
+// longer (NON_PORTABLE_CLUSTER_SIZE_ALLOWED back to 0) before a launch in clusters of 8. A batch that kept the first
+// launch to its end issued it again under the new setting, where clusters of 16 are refused.
+TEST_F(GpaprofCuda, OwnReplayKeepsTheClusterSettingOfEachLaunch) {
+    const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_cluster_limits"},
+                                  {App("replay_kernels"), "--iterations", "3", "--cluster-limits"}, {{"GPAPROF_CUDA_STATS", "1"}});
+    if (run.exitCode == 77) GTEST_SKIP() << "this device cannot run clusters of 16 blocks: " << run.out;
+    ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
+    EXPECT_EQ(run.err.find("are NA"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
+    const CsvFile csv = ReadCsv("own_cluster_limits.csv");
+    ASSERT_EQ(csv.rows.size(), 21u);
+    EXPECT_EQ(ParseStats(run.err).own, 21) << "every dispatch replayed by gpaprof";
+    size_t clustered = 0;
+    for (const DispatchRow& row : csv.rows) {
+        SCOPED_TRACE(KernelOf(row));
+        clustered += KernelOf(row).find("cluster_add") != std::string::npos;
+        for (const std::string& name : kDeterministic) {
+            const CounterValue* value = Counter(row, name);
+            ASSERT_NE(value, nullptr) << name;
+            EXPECT_NE(value->kind, CounterValue::Kind::NotAvailable) << name;
+        }
+        EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
+    }
+    EXPECT_EQ(clustered, 6u);
+}
+
 // With the trace as well: one kernel line per launch of the application (none of gpaprof's replay launches);
 // their device times are there, or gpaprof says why not.
 TEST_F(GpaprofCuda, OwnReplayKeepsOneKernelLinePerLaunchInTheTrace) {

@@ -691,29 +691,6 @@ TEST(LaunchParametersForReplay, KernelArgumentsStreamsAndCooperativeLaunches) {
     EXPECT_FALSE(KernelLaunchParameters(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &ex)->cooperative);
 }
 
-// A deferred launch is issued again under the function's limits when its batch ends: the calls that change the
-// dynamic shared memory limit end a batch first (CounterCollector::BeforeSharedMemoryLimit).
-TEST(LaunchParametersForReplay, DynamicSharedMemoryLimitsSetOnFunctionsAndKernels) {
-    cuFuncSetAttribute_params onFunction{reinterpret_cast<CUfunction>(0x10), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                         65536};
-    std::optional<SharedMemoryLimit> limit = DynamicSharedMemoryLimit(CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute, &onFunction);
-    ASSERT_TRUE(limit);
-    EXPECT_EQ(limit->function, reinterpret_cast<CUfunction>(0x10));
-    EXPECT_EQ(limit->kernel, nullptr);
-    EXPECT_EQ(limit->bytes, 65536);
-    cuKernelSetAttribute_params onKernel{CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100352,
-                                         reinterpret_cast<CUkernel>(0x20), 0};
-    limit = DynamicSharedMemoryLimit(CUPTI_DRIVER_TRACE_CBID_cuKernelSetAttribute, &onKernel);
-    ASSERT_TRUE(limit);
-    EXPECT_EQ(limit->function, nullptr);
-    EXPECT_EQ(limit->kernel, reinterpret_cast<CUkernel>(0x20));
-    EXPECT_EQ(limit->bytes, 100352);
-    onFunction.attrib = CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
-    EXPECT_FALSE(DynamicSharedMemoryLimit(CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute, &onFunction)) << "another attribute";
-    EXPECT_FALSE(DynamicSharedMemoryLimit(CUPTI_DRIVER_TRACE_CBID_cuFuncGetAttribute, &onFunction)) << "another call";
-    EXPECT_FALSE(DynamicSharedMemoryLimit(CUPTI_DRIVER_TRACE_CBID_cuFuncSetAttribute, nullptr));
-}
-
 // A stand-in driver for naming a launch in a failure note: only the runtime's CUkernel 0x2 has a name, through
 // its function 0x20 in the current context.
 CUresult StandInErrorName(CUresult result, const char** name) {

@@ -3,7 +3,7 @@
 // those of one execution per launch (integers only, so "exactly" is exact).
 //
 //   replay_kernels [--iterations N] [--default-stream] [--async] [--managed] [--pinned] [--writer-thread]
-//                  [--shared-limits] [--probe]
+//                  [--shared-limits] [--cluster-limits] [--probe]
 //
 // Per iteration:
 //   scale          in place: x[i] = 3 * x[i] + 1
@@ -20,6 +20,9 @@
 //                 kernels are replayed: a restore must never overwrite what it wrote
 // --shared-limits plus, as cuDNN does, a kernel whose dynamic shared memory limit is raised to 96 KiB for one
 //                 launch and lowered to 16 KiB for the next (in place through shared memory: +2, then +3)
+// --cluster-limits plus a kernel launched in clusters of 16 blocks (non-portable: allowed for that launch by
+//                 its function's attribute, then no longer) and then of 8 (in place: +2, then +3); exits 77 where
+//                 the device cannot run clusters of 16
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -60,6 +63,27 @@ __global__ void shared_add(unsigned int* x, int n, unsigned int add) {
     if (i < n) x[i] = tile[threadIdx.x] + add;
 }
 
+__global__ void cluster_add(unsigned int* x, int n, unsigned int add) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += add;
+}
+
+// cluster_add in clusters of `size` blocks, through cudaLaunchKernelEx (cuLaunchKernelEx).
+cudaError_t LaunchInClusters(unsigned int* x, unsigned int add, unsigned int size, int blocks, cudaStream_t stream) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(256);
+    config.stream = stream;
+    cudaLaunchAttribute attribute;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = size;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, cluster_add, x, kN, add);
+}
+
 __global__ void increment(unsigned int* value) {
     if (blockIdx.x == 0 && threadIdx.x == 0) *value += 1u;
 }
@@ -72,6 +96,7 @@ int main(int argc, char** argv) {
     const bool pinned = HasArgument(argc, argv, "--pinned");
     const bool writer = HasArgument(argc, argv, "--writer-thread");
     const bool sharedLimits = HasArgument(argc, argv, "--shared-limits");
+    const bool clusterLimits = HasArgument(argc, argv, "--cluster-limits");
     CHECK(cudaSetDevice(0));
     const bool defaultStream = HasArgument(argc, argv, "--default-stream");
     cudaStream_t stream = nullptr;
@@ -102,6 +127,21 @@ int main(int argc, char** argv) {
     if (sharedLimits) {
         CHECK(cudaMalloc(&dshared, kN * sizeof(unsigned int)));
         CHECK(cudaMemcpyAsync(dshared, x.data(), kN * sizeof(unsigned int), cudaMemcpyHostToDevice, stream));
+    }
+    unsigned int* dcluster = nullptr;
+    if (clusterLimits) {
+        CHECK(cudaFuncSetAttribute(cluster_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(kN / 256);
+        config.blockDim = dim3(256);
+        int largest = 0;
+        CHECK(cudaOccupancyMaxPotentialClusterSize(&largest, cluster_add, &config));
+        if (largest < 16) {
+            std::printf("replay_kernels: clusters of %d blocks at most here, not 16\n", largest);
+            return 77;
+        }
+        CHECK(cudaMalloc(&dcluster, kN * sizeof(unsigned int)));
+        CHECK(cudaMemcpyAsync(dcluster, x.data(), kN * sizeof(unsigned int), cudaMemcpyHostToDevice, stream));
     }
     unsigned int* dmanaged = nullptr;
     if (managed) {
@@ -164,6 +204,14 @@ int main(int argc, char** argv) {
             shared_add<<<blocks, 256, kSmall, stream>>>(dshared, kN, 3u);
             CHECK_LAUNCH();
         }
+        if (clusterLimits) {
+            // Clusters of 16 are allowed for the first launch only: a replay of it after the attribute went back
+            // to 0 would fail.
+            CHECK(cudaFuncSetAttribute(cluster_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+            CHECK(LaunchInClusters(dcluster, 2u, 16, blocks, stream));
+            CHECK(cudaFuncSetAttribute(cluster_add, cudaFuncAttributeNonPortableClusterSizeAllowed, 0));
+            CHECK(LaunchInClusters(dcluster, 3u, 8, blocks, stream));
+        }
         if (managed) {
             increment<<<1, 32, 0, stream>>>(dmanaged);
             CHECK_LAUNCH();
@@ -179,6 +227,12 @@ int main(int argc, char** argv) {
 
     // What one execution per launch gives.
     int wrong = 0;
+    if (clusterLimits) {
+        std::vector<unsigned int> gotCluster(kN);
+        CHECK(cudaMemcpy(gotCluster.data(), dcluster, kN * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+        for (int i = 0; i < kN; ++i) wrong += gotCluster[i] != x[i] + 5u * static_cast<unsigned int>(iterations);
+        CHECK(cudaFree(dcluster));
+    }
     if (sharedLimits) {
         std::vector<unsigned int> gotShared(kN);
         CHECK(cudaMemcpy(gotShared.data(), dshared, kN * sizeof(unsigned int), cudaMemcpyDeviceToHost));
