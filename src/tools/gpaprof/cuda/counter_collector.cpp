@@ -48,6 +48,7 @@ CounterCollector::CounterCollector(agent::Agent* agent, std::vector<std::string>
       replayer_(method == ReplayMethod::Own ? replayer : nullptr) {
     if (const char* ranges = std::getenv("GPAPROF_CUDA_RANGES"); ranges && std::string(ranges) == "user") userRanges_ = true;
     if (const char* own = std::getenv("GPAPROF_CUDA_OWN_REPLAY"); own && std::string(own) == "immediate") immediate_ = true;
+    if (const char* ms = std::getenv("GPAPROF_CUDA_REPLAY_COST_NOTE_MS")) costlyReplayNs_ = std::strtoull(ms, nullptr, 10) * 1000000ull;
 }
 
 CounterCollector::~CounterCollector() = default;
@@ -567,6 +568,7 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
         passesDone = 1;
     }
     const uint64_t begun = NowNs();
+    const uint64_t bytesBefore = replayer_->statistics().batchBytes;
     if (failure.empty() && !state->allSubmitted) {
         std::string why;
         std::vector<const LaunchCopy*> launches;
@@ -622,7 +624,9 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
         }
     }
     for (ContextState::Deferred& dispatch : deferred) replayer_->ReleaseSnapshot(&dispatch.snapshot);
-    statistics_.launchNs += NowNs() - begun;
+    const uint64_t batchNs = NowNs() - begun;
+    statistics_.launchNs += batchNs;
+    if (failure.empty() && passesDone > 1) NoteReplayCost(deferred.size(), passesDone, batchNs, replayer_->statistics().batchBytes - bytesBefore);
     if (!failure.empty()) {
         NoteOnce("CUDA counters of a batch of dispatches are NA: " + failure);
         if (!state->allSubmitted) {
@@ -632,6 +636,21 @@ std::string CounterCollector::RunDeferredPasses(ContextState* state) {
         }
     }
     return failure;
+}
+
+void CounterCollector::NoteReplayCost(size_t dispatches, uint32_t passes, uint64_t batchNs, uint64_t bytes) {
+    if (costNoted_ || dispatches == 0 || batchNs / dispatches < costlyReplayNs_) return;
+    costNoted_ = true;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "replaying a batch of %zu dispatch(es) in %u passes took %.0f ms, %.1f ms a dispatch (%.0f MiB of "
+                  "device memory its kernels can write saved and restored): under counters of several passes this "
+                  "program runs about that much slower a dispatch; counters that fit one pass, --kernel or "
+                  "--launch-count keep it shorter",
+                  dispatches, passes, static_cast<double>(batchNs) / 1e6,
+                  static_cast<double>(batchNs) / 1e6 / static_cast<double>(dispatches),
+                  static_cast<double>(bytes) / static_cast<double>(1u << 20));
+    agent_->Note(text);
 }
 
 bool CounterCollector::BeforeLaunch(CUcontext context, const LaunchCall& launch) {

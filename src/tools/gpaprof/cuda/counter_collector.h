@@ -200,6 +200,8 @@ private:
     bool DeferDispatch(ContextState* state, const LaunchCall& launch);
     // The end of a deferred batch: the other passes over all its dispatches; the reason when they failed.
     std::string RunDeferredPasses(ContextState* state);
+    // Says once what a batch's replay cost a dispatch, where that is costlyReplayNs_ or more.
+    void NoteReplayCost(size_t dispatches, uint32_t passes, uint64_t batchNs, uint64_t bytes);
     // Own replay of a multi-pass set, immediate: every pass but the application's, inside its launch call.
     bool ReplayPasses(ContextState* state, const LaunchCall& launch);
     // A configuration for `dispatches` dispatches (room for their ranges, and the flushes' where it does not pause).
@@ -252,6 +254,12 @@ private:
     LaunchReplayer* replayer_;
     bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
     bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call
+    // A batch replay that took this long a dispatch is said once (NoteReplayCost): most programs replay a batch in a
+    // few milliseconds, and one whose kernels can write much device memory many times slower (DDP ResNet-18 with 6
+    // passes: about 45 ms a dispatch, every batch saving the context's memory, docs/multi_gpu.md).
+    // GPAPROF_CUDA_REPLAY_COST_NOTE_MS sets it (tests: 0).
+    uint64_t costlyReplayNs_ = 10'000'000;
+    bool costNoted_ = false;
     bool crashing_ = false;
     std::mutex mutex_;
     CounterSetupAhead* ahead_ = nullptr;

@@ -471,6 +471,7 @@ bool LaunchReplayer::BeginBatchReplayOf(CUcontext context, std::string* why,
     if (observer_) observer_(true);
     replaying_ = true;
     ++statistics_.batches;
+    statistics_.batchBytes += plan.bytes;
     statistics_.beginNs += NowNs() - start;
     return true;
 }

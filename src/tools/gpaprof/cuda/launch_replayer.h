@@ -174,6 +174,7 @@ public:
         uint64_t batches = 0;       // batch ends
         uint64_t dispatches = 0;    // replays begun and saved
         uint64_t bytesSaved = 0;    // per dispatch, summed
+        uint64_t batchBytes = 0;    // saved at batch ends, summed
         uint64_t restores = 0;
         uint64_t relaunches = 0;
         uint64_t shadowBytes = 0;   // device memory held for shadows now

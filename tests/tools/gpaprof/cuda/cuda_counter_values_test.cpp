@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,30 @@ TEST_F(GpaprofCuda, OwnReplayKeepsTheClusterSettingOfEachLaunch) {
         EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
     }
     EXPECT_EQ(clustered, 6u);
+}
+
+// What replaying a batch cost a dispatch is said once, where it is large (GPAPROF_CUDA_REPLAY_COST_NOTE_MS, 10 by
+// default; 0 here, so that this small program's batches are said to be costly).
+TEST_F(GpaprofCuda, OwnReplaySaysOnceWhatABatchCostsADispatch) {
+    const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_cost"},
+                                  {App("replay_kernels"), "--iterations", "3"}, {{"GPAPROF_CUDA_REPLAY_COST_NOTE_MS", "0"}});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const std::string said = "replaying a batch of ";
+    const size_t at = run.err.find(said);
+    ASSERT_NE(at, std::string::npos) << run.err;
+    std::printf("FIGURE own_replay_cost %s\n", run.err.substr(at, run.err.find('\n', at) - at).c_str());
+    EXPECT_NE(run.err.find(" ms a dispatch ("), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("MiB of device memory"), std::string::npos) << run.err;
+    std::set<std::string> lines;  // (the end of the run may list a note again: one distinct line, not one a batch)
+    for (size_t from = 0; (from = run.err.find("gpaprof: " + said, from)) != std::string::npos; ++from) {
+        lines.insert(run.err.substr(from, run.err.find('\n', from) - from));
+    }
+    EXPECT_EQ(lines.size(), 1u) << "said once, not for every batch\n" << run.err;
+    // At the default threshold: whether this program's batches are said to be costly (a figure, not a check).
+    const Outcome quiet = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_cost_default"},
+                                  {App("replay_kernels"), "--iterations", "3"});
+    ASSERT_EQ(quiet.exitCode, 0) << quiet.err;
+    std::printf("FIGURE own_replay_cost_default noted=%d\n", quiet.err.find(said) != std::string::npos ? 1 : 0);
 }
 
 // With the trace as well: one kernel line per launch of the application (none of gpaprof's replay launches);
