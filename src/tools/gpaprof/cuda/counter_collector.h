@@ -254,11 +254,11 @@ private:
     LaunchReplayer* replayer_;
     bool userRanges_ = false;  // GPAPROF_CUDA_RANGES=user
     bool immediate_ = false;   // GPAPROF_CUDA_OWN_REPLAY=immediate: every dispatch's passes inside its launch call
-    // A batch replay that took this long a dispatch is said once (NoteReplayCost): most programs replay a batch in a
-    // few milliseconds, and one whose kernels can write much device memory many times slower (DDP ResNet-18 with 6
-    // passes: about 45 ms a dispatch, every batch saving the context's memory, docs/multi_gpu.md).
+    // A batch replay that took this long a dispatch is said once (NoteReplayCost). With 6 passes on an H200 a batch
+    // of 15 small dispatches took 8–9 ms a dispatch; one ended after a single dispatch (a setting changed) 52–55 ms,
+    // and DDP ResNet-18, every batch saving the context's memory, about 45 (docs/benchmarks.md, 2026-11-30).
     // GPAPROF_CUDA_REPLAY_COST_NOTE_MS sets it (tests: 0).
-    uint64_t costlyReplayNs_ = 10'000'000;
+    uint64_t costlyReplayNs_ = 20'000'000;
     bool costNoted_ = false;
     bool crashing_ = false;
     std::mutex mutex_;

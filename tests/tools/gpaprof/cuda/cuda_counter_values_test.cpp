@@ -221,7 +221,7 @@ TEST_F(GpaprofCuda, OwnReplayKeepsTheClusterSettingOfEachLaunch) {
     EXPECT_EQ(clustered, 6u);
 }
 
-// What replaying a batch cost a dispatch is said once, where it is large (GPAPROF_CUDA_REPLAY_COST_NOTE_MS, 10 by
+// What replaying a batch cost a dispatch is said once, where it is large (GPAPROF_CUDA_REPLAY_COST_NOTE_MS, 20 by
 // default; 0 here, so that this small program's batches are said to be costly).
 TEST_F(GpaprofCuda, OwnReplaySaysOnceWhatABatchCostsADispatch) {
     const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_cost"},
