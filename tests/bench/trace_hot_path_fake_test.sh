@@ -7,14 +7,16 @@ script=$1 build=$2
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir "$scratch/tmp"
-out=$(TMPDIR=$scratch/tmp LAUNCHES=20000 ROUNDS=1 bash "$script" "$build" 2>&1)
+# (BASE_GPAPROF: the same gpaprof again, as an earlier commit's would be, for its row.)
+out=$(TMPDIR=$scratch/tmp LAUNCHES=20000 ROUNDS=2 BASE_GPAPROF=$build/bin/gpaprof bash "$script" "$build" 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: the script exited $rc"; exit 1; }
 # Its files go with it (437 MB with these settings; CI runs this test twice).
 left=$(ls -A "$scratch/tmp")
 [ -z "$left" ] || { echo "FAIL: the bench left files behind: $left"; exit 1; }
-for row in no-subscriber gpaprof-empty gpaprof gpaprof-F; do
+echo "$out" | grep -q "driver work: 32 KiB swept a callback, 2000 ns a launch" || { echo "FAIL: the header does not say the stand-in's work"; exit 1; }
+for row in no-subscriber gpaprof-empty gpaprof gpaprof-F gpaprof-base; do
   echo "$out" | grep -Eq "^$row +[0-9]+\.[0-9] " || { echo "FAIL: no time for $row"; exit 1; }
 done
 # That gpaprof's rows measured gpaprof at all (a row of a gpaprof that did not subscribe would look like the

@@ -167,6 +167,28 @@ TEST_F(GpaprofCuda, OwnReplayGivesTheResultsOfOneExecution) {
     }
 }
 
+// A run of replay_kernels --iterations 3 plus an option that adds two launches of `kernel` an iteration, under a set of
+// several passes, whose program found the results of one execution (exit status 0): every one of the 21 dispatches
+// was replayed by gpaprof and measured, and 6 were `kernel`'s.
+void ExpectEachLaunchReplayedAndMeasured(const Outcome& run, const CsvFile& csv, const std::string& kernel) {
+    EXPECT_EQ(run.err.find("are NA"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
+    ASSERT_EQ(csv.rows.size(), 21u);
+    EXPECT_EQ(ParseStats(run.err).own, 21) << "every dispatch replayed by gpaprof";
+    size_t ofKernel = 0;
+    for (const DispatchRow& row : csv.rows) {
+        SCOPED_TRACE(KernelOf(row));
+        ofKernel += KernelOf(row).find(kernel) != std::string::npos;
+        for (const std::string& name : kDeterministic) {
+            const CounterValue* value = Counter(row, name);
+            ASSERT_NE(value, nullptr) << name;
+            EXPECT_NE(value->kind, CounterValue::Kind::NotAvailable) << name;
+        }
+        EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
+    }
+    EXPECT_EQ(ofKernel, 6u);
+}
+
 // A deferred launch is issued again when its batch ends: a kernel whose dynamic shared memory limit the program
 // lowers between two launches (as cuDNN does) must still be measured in both, and run once each. Before the batch
 // ended at the lower limit, the 96 KiB launch failed again with CUDA_ERROR_INVALID_VALUE and its batch was NA (DDP
@@ -175,50 +197,19 @@ TEST_F(GpaprofCuda, OwnReplayKeepsTheSharedMemoryLimitOfEachLaunch) {
     const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_shared_limits"},
                                   {App("replay_kernels"), "--iterations", "3", "--shared-limits"}, {{"GPAPROF_CUDA_STATS", "1"}});
     ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
-    EXPECT_EQ(run.err.find("are NA"), std::string::npos) << run.err;
-    EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
-    const CsvFile csv = ReadCsv("own_shared_limits.csv");
-    ASSERT_EQ(csv.rows.size(), 21u);
-    EXPECT_EQ(ParseStats(run.err).own, 21) << "every dispatch replayed by gpaprof";
-    size_t shared = 0;
-    for (const DispatchRow& row : csv.rows) {
-        SCOPED_TRACE(row.method);
-        shared += KernelOf(row).find("shared_add") != std::string::npos;
-        for (const std::string& name : kDeterministic) {
-            const CounterValue* value = Counter(row, name);
-            ASSERT_NE(value, nullptr) << name;
-            EXPECT_NE(value->kind, CounterValue::Kind::NotAvailable) << name;
-        }
-        EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
-    }
-    EXPECT_EQ(shared, 6u);
+    ExpectEachLaunchReplayedAndMeasured(run, ReadCsv("own_shared_limits.csv"), "shared_add");
 }
 
 // The same for a function attribute a launch depends on: clusters of 16 blocks are allowed for one launch, then no
 // longer (NON_PORTABLE_CLUSTER_SIZE_ALLOWED back to 0) before a launch in clusters of 8. A batch that kept the first
-// launch to its end issued it again under the new setting, where clusters of 16 are refused.
+// launch to its end issued it again under the new setting, where clusters of 16 are refused
+// (CUDA_ERROR_INVALID_CLUSTER_SIZE before 2026-11-30).
 TEST_F(GpaprofCuda, OwnReplayKeepsTheClusterSettingOfEachLaunch) {
     const Outcome run = Profile({"-p", "--counters", kMultiPassCounters, "-o", "own_cluster_limits"},
                                   {App("replay_kernels"), "--iterations", "3", "--cluster-limits"}, {{"GPAPROF_CUDA_STATS", "1"}});
     if (run.exitCode == 77) GTEST_SKIP() << "this device cannot run clusters of 16 blocks: " << run.out;
     ASSERT_EQ(run.exitCode, 0) << "the program found results other than those of one execution:\n" << run.err;
-    EXPECT_EQ(run.err.find("are NA"), std::string::npos) << run.err;
-    EXPECT_EQ(run.err.find("kernel replay instead"), std::string::npos) << "no dispatch fell back";
-    const CsvFile csv = ReadCsv("own_cluster_limits.csv");
-    ASSERT_EQ(csv.rows.size(), 21u);
-    EXPECT_EQ(ParseStats(run.err).own, 21) << "every dispatch replayed by gpaprof";
-    size_t clustered = 0;
-    for (const DispatchRow& row : csv.rows) {
-        SCOPED_TRACE(KernelOf(row));
-        clustered += KernelOf(row).find("cluster_add") != std::string::npos;
-        for (const std::string& name : kDeterministic) {
-            const CounterValue* value = Counter(row, name);
-            ASSERT_NE(value, nullptr) << name;
-            EXPECT_NE(value->kind, CounterValue::Kind::NotAvailable) << name;
-        }
-        EXPECT_EQ(Counter(row, "smsp__warps_launched.sum")->AsDouble(), static_cast<double>(ReplayKernelWarps(KernelOf(row))));
-    }
-    EXPECT_EQ(clustered, 6u);
+    ExpectEachLaunchReplayedAndMeasured(run, ReadCsv("own_cluster_limits.csv"), "cluster_add");
 }
 
 // What replaying a batch cost a dispatch is said once, where it is large (GPAPROF_CUDA_REPLAY_COST_NOTE_MS, 20 by
