@@ -31,8 +31,9 @@ public:
 private:
     static constexpr size_t kInline = 3;
     std::array<uint32_t, kInline> first_{};
-    size_t inline_ = 0;
+    uint32_t inline_ = 0;  // (four bytes: an OpenCall's second cache line holds this, its dispatch and its gate)
     std::vector<uint32_t> more_;
 };
+static_assert(sizeof(CorrelationIds) == 40);
 
 }  // namespace gpaprof::cuda
