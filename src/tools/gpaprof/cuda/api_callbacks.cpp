@@ -32,10 +32,13 @@ namespace {
 // thread_local object (late_thread_local.h says why); a plain pointer to it is cached in CallbackThread.
 agent::LateThreadLocal<std::vector<OpenCall>> g_openCalls;
 [[gnu::noinline]] std::vector<OpenCall>& MakeOpenCalls(CallbackThread& thread) {
-    thread.openCalls = &g_openCalls.Get([] { ThisCallbackThread().openCalls = nullptr; });
+    thread.openCalls = &g_openCalls.Get([] { t_callbackThread.openCalls = nullptr; });
     return *thread.openCalls;
 }
-inline std::vector<OpenCall>& OpenCalls(CallbackThread& thread = ThisCallbackThread()) {
+// This thread's block, its address taken once: GCC recomputes a thread_local's address, a call each time, rather
+// than keep it in a register across calls; the address a function returns it keeps.
+[[gnu::noinline]] CallbackThread& ThisCallbackThread() { return t_callbackThread; }
+inline std::vector<OpenCall>& OpenCalls(CallbackThread& thread = t_callbackThread) {
     if (std::vector<OpenCall>* calls = thread.openCalls) [[likely]] return *calls;
     return MakeOpenCalls(thread);
 }
@@ -132,7 +135,7 @@ OpenCall* CudaPart::InnermostTraced(std::vector<OpenCall>& calls) {
 }
 
 void CudaPart::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    CallbackThread& thread = CallbackThreadAt(threadOffset_);
+    CallbackThread& thread = ThisCallbackThread();
     // An API call of the application with nothing unusual going on: the hot path, kept short (a launch makes four to
     // six callbacks); everything else is out of line.
     if (thread.internal > 0 || unusualCallbacks_ || setupAheadPending_.load(std::memory_order_relaxed) ||
@@ -526,7 +529,7 @@ void CudaPart::LaunchEnter(CallbackThread& thread, std::vector<OpenCall>& calls,
 void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     if (collector_ && call->dispatch && call->dispatch->graph && call->dispatch->counterLock.owns_lock()) {
         collector_->AfterGraphLaunch(call->dispatch->context, launched);
-        ThisCallbackThread().profilingLaunch = false;
+        t_callbackThread.profilingLaunch = false;
         call->dispatch->counterLock.unlock();
         return;
     }
@@ -539,7 +542,7 @@ void CudaPart::LaunchExit(OpenCall* call, bool launched) {
     }
     if (!collector_ || !call->dispatch || !call->dispatch->counterLock.owns_lock()) return;
     collector_->AfterLaunch(call->dispatch->context, launched, std::move(call->dispatch->row));
-    ThisCallbackThread().profilingLaunch = false;
+    t_callbackThread.profilingLaunch = false;
     call->dispatch->counterLock.unlock();
 }
 

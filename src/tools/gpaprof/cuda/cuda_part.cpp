@@ -55,7 +55,6 @@ bool CudaPart::Start(std::string* problem) {
 
 bool CudaPart::Initialize(std::string* problem) {
     const AgentConfig& config = agent_->config();
-    threadOffset_ = g_callbackThreadOffset;
     trace_ = config.trace;
     counters_ = config.counters;
     occupancy_ = config.occupancy;
@@ -421,8 +420,6 @@ void CudaPart::Finish() {
         std::fprintf(stderr, "gpaprof: CUDA callback costs: %s; %llu activity records\n", costs_.Summary().c_str(),
                      static_cast<unsigned long long>(activityRecords_.load()));
         std::fprintf(stderr, "gpaprof: CUDA joins: %s\n", joinMisses_.Summary().c_str());
-        std::fprintf(stderr, "gpaprof: CUDA callbacks' per-thread block: %s\n",
-                     threadOffset_ != 0 ? "libgpaprof_exit.so's (static TLS)" : "a thread_local of the injection library");
         if (rawRings_) {
             std::fprintf(stderr, "gpaprof: CUDA call rings: %llu calls kept, %llu written by their threads, %zu rings\n",
                          static_cast<unsigned long long>(rawRings_->pushed()),

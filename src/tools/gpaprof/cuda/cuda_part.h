@@ -39,7 +39,6 @@
 #include "tools/gpaprof/agent/agent.h"
 #include "tools/gpaprof/agent/trace_clock.h"
 #include "tools/gpaprof/cuda/callback_costs.h"
-#include "tools/gpaprof/cuda/callback_thread.h"
 #include "tools/gpaprof/cuda/caller_frames.h"
 #include "tools/gpaprof/cuda/correlation_ids.h"
 #include "tools/gpaprof/cuda/correlation_table.h"
@@ -82,8 +81,8 @@ struct ProfiledLaunch {
 };
 
 // Two cache lines: what every call reads and writes on the first, what launches and replays need on the second
-// (its entry makes it and its exit destroys it, so both are touched once a call; at 144 bytes it spanned three or
-// four, each a miss where the driver's work between two callbacks evicts them, docs/benchmarks.md, 2026-11-30).
+// (its entry makes it and its exit destroys it, so both are touched once a call; at 144 bytes, unaligned, it spanned
+// three or four).
 struct alignas(64) OpenCall {
     const CudaApiInfo* info = nullptr;       // its table entry, looked up once at the entry
     std::optional<uint64_t> index;           // CallIndex
@@ -103,6 +102,33 @@ struct alignas(64) OpenCall {
     std::shared_lock<std::shared_mutex> gate;
 };
 static_assert(sizeof(OpenCall) == 128, "two cache lines");
+
+// What the callbacks keep per thread: one for all the library's files (inline), as when they were one file. One
+// block, read through one reference a callback: in a library the driver loads with dlopen, each thread_local read
+// is a call of __tls_get_addr, and a launch made 26 of them (docs/benchmarks.md, 2026-11-29). Trivially
+// destructible: still there in the callbacks a thread's teardown makes.
+// The other libraries' per-thread state a traced call needs is reached through it too (the agent's call numbering,
+// this thread's call ring and launch stage), each looked up once a thread: a launch made 13 TLS look-ups, about
+// three cache lines each where the driver's own work between two callbacks has pushed them out of the core's
+// first-level cache (callgrind with the stand-in's FAKE_CUDA_TOUCH_KB, docs/benchmarks.md, 2026-11-30).
+struct alignas(64) CallbackThread {
+    int internal = 0;              // > 0 while gpaprof itself calls CUDA: its calls are not the application's
+    bool profilingLaunch = false;  // between a profiled launch's entry and exit on this thread
+    std::vector<OpenCall>* openCalls = nullptr;  // this thread's calls in progress (api_callbacks.cpp), once made
+    agent::ThreadCalls* calls = nullptr;         // Agent::CallsOfThisThread(), once asked for
+    RawCallRings::ThreadCache ring;              // this thread's call ring (rawRings_)
+    StagedLaunches::ThreadCache stage;           // this thread's launch stage (staged_)
+};
+static_assert(sizeof(CallbackThread) == 64, "one cache line");
+inline thread_local CallbackThread t_callbackThread;
+
+class Internal {
+public:
+    Internal() { ++t_callbackThread.internal; }
+    ~Internal() { --t_callbackThread.internal; }
+    Internal(const Internal&) = delete;
+    Internal& operator=(const Internal&) = delete;
+};
 
 // What gpaprof knows about a kernel function.
 struct FunctionInfo {
@@ -292,7 +318,6 @@ private:
     // -p, -O: CUDA graphs (graph_launches.cpp). What each executable graph runs, from the calls that make and change
     // it; its launches' kernel nodes become dispatches (or the whole graph one, --graph-profiling graph).
     std::unique_ptr<GraphPrograms> graphs_;
-    std::ptrdiff_t threadOffset_ = 0;  // g_callbackThreadOffset (callback_thread.h), on a line OnCallback reads anyway
     std::atomic<int> capturesInProgress_{0};  // stream captures in progress (IntoCapture)
     std::atomic<bool> setupAheadPending_{false};  // (setupAhead_, below)
     // Exit mode (Finish): the thread that began it (exitingThread_), and what other threads' launches wait on.

@@ -271,7 +271,7 @@ void CudaPart::GraphLaunchEnter(OpenCall* call, const CUpti_CallbackData* data) 
         call->dispatch->context = data->context;
         call->dispatch->graph = true;
         call->dispatch->counterLock = std::move(counterLock);
-        ThisCallbackThread().profilingLaunch = true;
+        t_callbackThread.profilingLaunch = true;
     }
 }
 

@@ -58,8 +58,8 @@ size_t ActivityBufferSize() {
 // CUPTI entry points.
 
 void CUPTIAPI Callback(void* part, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    // `part`: the CudaPart that subscribed (its user data). (gpaprof's own calls, CallbackThread::internal, are told
-    // apart there: one look-up of the thread's block a callback, callback_thread.h.)
+    // `part`: the CudaPart that subscribed (its user data). (gpaprof's own calls, t_callbackThread.internal, are told
+    // apart there: one thread_local look-up a callback.)
     if (part) static_cast<CudaPart*>(part)->OnCallback(domain, cbid, data);
 }
 
@@ -180,9 +180,6 @@ void InstallCrashHandlers() {
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
     static std::atomic<bool> called{false};
     if (called.exchange(true)) return 1;
-    // Before anything marks a call as gpaprof's own: a thread's block stays where it is first used.
-    const char* preloaded = std::getenv("GPAPROF_CUDA_PRELOADED_THREAD_BLOCK");
-    gpaprof::cuda::injection::ChooseCallbackThreadBlock(!(preloaded && std::strcmp(preloaded, "0") == 0));
     gpaprof::cuda::injection::Internal internal;
     std::string problem;
     if (!gpaprof::cuda::injection::CudaPart::Start(&problem)) {

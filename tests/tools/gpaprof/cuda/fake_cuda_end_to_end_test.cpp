@@ -78,28 +78,15 @@ protected:
 
 // Every call of every thread is in the trace, and every launch (the runtime's, and the application's own driver
 // launches) carries its kernel on the stream it named: with the launches staged per thread (the default, where the
-// runtime's nested driver launch is only staged), and with every launch registered under the lock; with the
-// callbacks' per-thread block in the preloaded exit library (the default) and in a thread_local of their own.
+// runtime's nested driver launch is only staged), and with every launch registered under the lock.
 TEST_F(FakeCudaEndToEnd, EveryCallAndEveryLaunchWithItsKernel) {
     constexpr size_t kRuntime = kThreads * kLaunches, kDriver = kThreads * (kLaunches / kDriverEvery);
-    struct Variant {
-        const char* staged;
-        const char* preloadedBlock;
-    };
-    for (const Variant variant : {Variant{"1", nullptr}, Variant{"0", nullptr}, Variant{"1", "0"}}) {
-        const char* staged = variant.staged;
-        SCOPED_TRACE(std::string("GPAPROF_CUDA_STAGED_LAUNCHES=") + staged + " GPAPROF_CUDA_PRELOADED_THREAD_BLOCK=" +
-                     (variant.preloadedBlock ? variant.preloadedBlock : "(unset)"));
-        std::map<std::string, std::string> environment = {{"GPAPROF_CUDA_STAGED_LAUNCHES", staged}};
-        if (variant.preloadedBlock) environment["GPAPROF_CUDA_PRELOADED_THREAD_BLOCK"] = variant.preloadedBlock;
-        const Outcome run = Profile({"-t"}, environment);
+    for (const char* staged : {"1", "0"}) {
+        SCOPED_TRACE(std::string("GPAPROF_CUDA_STAGED_LAUNCHES=") + staged);
+        const Outcome run = Profile({"-t"}, {{"GPAPROF_CUDA_STAGED_LAUNCHES", staged}});
         if (run.err.find("cannot profile") != std::string::npos) GTEST_SKIP() << "gpaprof cannot profile here: " << run.err;
         ASSERT_EQ(run.exitCode, 0) << run.err;
         EXPECT_EQ(run.err.find("CUDA is not profiled"), std::string::npos) << run.err;
-        EXPECT_NE(run.err.find(variant.preloadedBlock ? "per-thread block: a thread_local of the injection library"
-                                                      : "per-thread block: libgpaprof_exit.so's (static TLS)"),
-                  std::string::npos)
-            << run.err;
         EXPECT_NE(run.err.find("kernel records without their launch: 0 "), std::string::npos) << run.err;
         const Counts counts = Count();
         EXPECT_EQ(counts.runtimeLaunches, kRuntime);
