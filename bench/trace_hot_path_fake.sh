@@ -11,7 +11,8 @@
 # The stand-in does some of what the real driver does around the callbacks, by default: it sweeps TOUCH_KB of memory
 # before each callback (a model of the driver's and CUPTI's own work pushing gpaprof's state out of the core's
 # first-level cache between two callbacks: gpaprof's callbacks cost the GPU machine more than the stand-in's cost
-# here, docs/benchmarks.md, 2026-11-30) and spends LAUNCH_NS in each launch (as a real launch does: gpaprof's writer
+# here, docs/benchmarks.md, 2026-11-30; a model, not a measurement: a thread_local look-up less a callback, which it
+# showed, did not show on the GPU machine, docs/benchmarks.md, 2026-11-30 14:19) and spends LAUNCH_NS in each launch (as a real launch does: gpaprof's writer
 # thread then keeps up with the loop, as there; with 0, on a machine of two cores, the launching thread wrote about
 # half its calls itself).
 #

@@ -108,6 +108,9 @@ if [[ " $steps " == *" launch-bound "* ]]; then
   BUILD=$PWD/$build ROUNDS=${ROUNDS:-9} REPEATS=${REPEATS:-3} GPAPROF_VARIANTS="F:--apifilterfile=$OUT/left_out.txt" \
     CONTENDERS="alone gpaprof gpaprof:F${BASE_GPAPROF:+ gpaprof-base} nsys nsys-all" \
     step "$benchlog" bench_launch_bound_vs_nsys 500 bench/trace_launch_bound.sh
+  # gpaprof's callbacks site by site (against BASE_GPAPROF's in the same rounds where it is given): less moved by the
+  # machine's two modes than the wall clock.
+  BUILD=$PWD/$build ROUNDS=${ROUNDS:-9} step "$benchlog" bench_callback_costs 120 bench/trace_callback_costs.sh
 fi
 
 if [[ " $steps " == *" graphs "* ]]; then
