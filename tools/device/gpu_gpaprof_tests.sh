@@ -13,8 +13,9 @@
 #
 # Usage: tools/device/gpu_gpaprof_tests.sh [build-dir] [steps...]
 #   steps: tests bench launch-bound graphs graphs-torch graphs-torch-compile (default: tests bench; launch-bound: issue
-#   34's table against nsys, ROUNDS 9 and REPEATS 3 by default, BASE_GPAPROF for an A/B row); DEADLINE (seconds, default
-#   560) stops starting new steps after it, and each step's limit is cut to the time left.
+#   34's table against nsys, ROUNDS 9 and REPEATS 3 by default, and gpaprof's callbacks by site; BASE_GPAPROF for an
+#   A/B row in both); DEADLINE (seconds, default 560) stops starting new steps after it, and each step's limit is cut
+#   to the time left.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-gpaprof-out}
