@@ -36,15 +36,7 @@ STUB
 printf '#!/usr/bin/env bash\nSTUB_COST=1.1 exec %s "$@"\n' "$work/build/bin/gpaprof" > "$work/base/bin/gpaprof"
 chmod +x "$work/build/bench/launch_loop" "$work/build/bin/gpaprof" "$work/base/bin/gpaprof"
 
-failures=0
-check() {  # check WHAT EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1: expected '$2', got '$3'"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1: $3"
-  fi
-}
+source "$(dirname "$0")/checks.sh"
 row() { awk -v n="$1" '$1 == n' "$work/out.txt"; }
 
 STUB_DIR=$work BENCH_TMP=$work/tmp PIN='' ROUNDS=4 LAUNCHES=10 BASE_GPAPROF=$work/base/bin/gpaprof \
@@ -79,5 +71,4 @@ check "a run without costs is named" "2" "$(grep -c 'gpaprof-base, round [12]: n
 check "the other contenders are reported, with no ratio to a base that has no runs" "- -|- -" \
   "$(awk '$1 == "gpaprof" || $1 == "gpaprof:v" {print $9, $10}' "$work/out2.txt" | paste -sd'|')"
 
-[ "$failures" -eq 0 ] && echo "all checks passed" || echo "$failures check(s) failed"
-exit $((failures > 0))
+checks_done

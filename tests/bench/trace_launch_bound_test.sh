@@ -29,15 +29,7 @@ echo "gpaprof: wrote out.atp (100112 API calls, 1 threads)"
 STUB
 chmod +x "$work/build/bench/launch_loop" "$work/build/bin/gpaprof"
 
-failures=0
-check() {  # check WHAT EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1: expected '$2', got '$3'"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1: $3"
-  fi
-}
+source "$(dirname "$0")/checks.sh"
 row() { awk -v n="$1" '$1 == n' "$work/out.txt"; }
 
 STUB_DIR=$work BENCH_TMP=$work/tmp NSYS='' PIN='' ROUNDS=3 REPEATS=2 LAUNCHES=10 CONTENDERS="alone gpaprof" \
@@ -61,4 +53,4 @@ STUB_DIR=$work BENCH_TMP=$work/tmp NSYS='' PIN='' ROUNDS=2 LAUNCHES=10 CONTENDER
   bash "$script" "$work/build" > "$work/out.txt" 2>&1
 check "one run a round: alone's runs as they came" "0.300000 0.200000" "$(row alone | awk '{print $(NF-1), $NF}')"
 check "one run a round: gpaprof's runs as they came" "0.300000 0.450000" "$(row gpaprof | awk '{print $(NF-1), $NF}')"
-exit $((failures > 0))
+checks_done
