@@ -82,7 +82,7 @@ struct ProfiledLaunch {
 
 // Two cache lines: what every call reads and writes on the first, what launches and replays need on the second
 // (its entry makes it and its exit destroys it, so both are touched once a call; at 144 bytes, unaligned, it spanned
-// three or four).
+// three or four). A layout, not a measured gain: the GPU machine did not resolve it (docs/benchmarks.md, 2026-11-30).
 struct alignas(64) OpenCall {
     const CudaApiInfo* info = nullptr;       // its table entry, looked up once at the entry
     std::optional<uint64_t> index;           // CallIndex
